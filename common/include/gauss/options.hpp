@@ -1,0 +1,52 @@
+/// @file options.hpp
+/// @brief The command-line options every chapter executable shares (CLI11).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gauss/blur.hpp"
+
+namespace gauss {
+
+/// Which APIs to run.
+enum class ApiChoice { All, OpenCL, Cuda };
+
+/// The benchmark size the tutorial's tables are measured at: the Fixstars
+/// seminar's 6720x4480 (30.1 megapixels).
+inline constexpr const char* kBenchmarkSize = "6720x4480";
+
+/// Everything a chapter executable can be told.
+struct Options {
+  std::string input;                  ///< image file; empty: the bundled photo
+  std::string output;                 ///< PNG to write; empty: none
+  ApiChoice api = ApiChoice::All;
+  int device = -1;                    ///< -1: the default (device 0, a GPU first)
+  bool list_devices = false;
+  bool list_variants = false;
+  std::vector<std::string> variants;  ///< empty: all
+  BlurSpec blur;
+  std::string size = kBenchmarkSize;  ///< "WxH", or "input" for the image's own size
+  int repeat = 20;
+  bool repeat_given = false;          ///< --repeat was on the command line (no time budget then)
+  int warmup = 3;
+  std::string csv;
+  std::string json;
+};
+
+/// What parse_options() asks the caller to do.
+enum class ParseOutcome {
+  Run,       ///< options are in place: go on
+  ExitOk,    ///< --help was printed: exit 0
+};
+
+/// Parses the command line into @p options. Prints --help itself. Throws
+/// InputError with a one-line message for unknown options, malformed or
+/// out-of-range values. @p program and @p description head the help text.
+ParseOutcome parse_options(int argc, const char* const* argv, const std::string& program,
+                           const std::string& description, Options& options);
+
+/// The bundled photo (images/astronaut.png in the source tree).
+std::string default_input_path();
+
+}  // namespace gauss

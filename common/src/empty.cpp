@@ -1,0 +1,1 @@
+// Intentionally empty: a chapter without CUDA files still needs one source in its kernel library.

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# One session on the GPU machine (see DEVELOPERS.md and the device tool):
+# build, test, sanitize, profile and time every chapter in one go, and leave
+# the logs under $OUT. Run from the repository root after `. .gpu/setup.sh`:
+#   scripts/gpu-session.sh [chapter ...]     (default: every chapter)
+# What comes back: $OUT/summary.txt (the tables), $OUT/results.tar.gz (every
+# log, JSON and CSV), and nothing else, to stay within the tool's file limits.
+set -uo pipefail
+OUT=${OUT:-/tmp/gpu-session}
+mkdir -p "$OUT/logs"
+logs="$OUT/logs"
+summary="$OUT/summary.txt"
+: > "$summary"
+jobs=$(nproc)
+note() { echo "== $*" | tee -a "$summary"; }
+
+note "environment ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem,clocks.max.sm,power.limit --format=csv
+  nvcc --version | tail -2
+  cmake --version | head -1
+  c++ --version | head -1
+  uname -r
+} 2>&1 | tee -a "$summary"
+nvidia-smi -q > "$logs/nvidia-smi.txt" 2>&1
+clinfo > "$logs/clinfo.txt" 2>&1
+
+note "configure and build"
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release > "$logs/configure.log" 2>&1 || { tail -30 "$logs/configure.log" | tee -a "$summary"; }
+cmake --build build-gpu -j "$jobs" > "$logs/build.log" 2>&1 || { grep -E "error" "$logs/build.log" | head -40 | tee -a "$summary"; }
+# The compiler's resource report for every kernel (registers, spills, shared memory).
+grep -E "Compiling entry|Function properties|bytes stack frame|Used [0-9]+ registers" "$logs/build.log" > "$logs/ptxas.txt"
+
+note "tests"
+ctest --test-dir build-gpu -j 4 --output-on-failure > "$logs/ctest.log" 2>&1
+tail -25 "$logs/ctest.log" | tee -a "$summary"
+
+chapters=("$@")
+if [ ${#chapters[@]} -eq 0 ]; then
+  for exe in build-gpu/bin/[0-9][0-9]_*; do chapters+=("$(basename "$exe")"); done
+fi
+
+note "compute-sanitizer on every CUDA kernel (awkward sizes)"
+for chapter in "${chapters[@]}"; do
+  for tool in memcheck racecheck initcheck synccheck; do
+    for args in "--size 451x300" "--size 37x23 --radius 9 --sigma 3"; do
+      log="$logs/sanitizer.$chapter.$tool.$(echo "$args" | tr -c 'a-z0-9' '_').log"
+      compute-sanitizer --tool "$tool" --error-exitcode 99 \
+        "build-gpu/bin/$chapter" --api cuda $args --repeat 2 --warmup 1 > "$log" 2>&1
+      status=$?
+      echo "$chapter $tool ($args): exit $status; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)" | tee -a "$summary"
+    done
+  done
+done
+if [ -x build-gpu/tests/test_01_naive ]; then
+  for chapter in "${chapters[@]}"; do
+    [ -x "build-gpu/tests/test_$chapter" ] || continue
+    compute-sanitizer --tool memcheck --error-exitcode 99 "build-gpu/tests/test_$chapter" "[cuda]" \
+      > "$logs/sanitizer.test_$chapter.log" 2>&1
+    echo "test_$chapter [cuda] memcheck: exit $?; $(grep 'ERROR SUMMARY' "$logs/sanitizer.test_$chapter.log" | tail -1)" | tee -a "$summary"
+  done
+fi
+
+note "timings at the benchmark size (6720x4480), both APIs, twice to show the spread"
+for chapter in "${chapters[@]}"; do
+  for run in 1 2; do
+    "build-gpu/bin/$chapter" --json "$logs/$chapter.run$run.json" --csv "$logs/$chapter.run$run.csv" \
+      > "$logs/$chapter.run$run.txt" 2>&1
+    echo "--- $chapter, run $run (exit $?)" >> "$summary"
+    cat "$logs/$chapter.run$run.txt" >> "$summary"
+  done
+done
+
+note "Nsight Compute on the CUDA kernels (clocks left alone)"
+for chapter in "${chapters[@]}"; do
+  ncu --clock-control none --kernel-name regex:blur --launch-skip 1 --launch-count 3 \
+    --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
+    --section WarpStateStats \
+    "build-gpu/bin/$chapter" --api cuda --repeat 2 --warmup 1 > "$logs/ncu.$chapter.txt" 2>&1
+  echo "ncu $chapter: exit $?" | tee -a "$summary"
+  grep -E "^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L1/TEX Hit Rate|L2 Hit Rate|Achieved Occupancy|Compute \(SM\) Throughput|Registers Per Thread" \
+    "$logs/ncu.$chapter.txt" | head -60 >> "$summary"
+done
+
+note "SASS and OpenCL binaries"
+find build-gpu/chapters -name '*.cu.o' | while read -r object; do
+  cuobjdump --dump-sass "$object" > "$logs/sass.$(basename "$object").txt" 2>&1
+done
+mkdir -p "$logs/cl_binaries"
+for chapter in "${chapters[@]}"; do
+  GAUSS_DUMP_CL_BINARIES="$logs/cl_binaries" "build-gpu/bin/$chapter" --api opencl --size 64x64 --repeat 1 \
+    --warmup 0 > /dev/null 2>&1
+done
+cp "$logs/ptxas.txt" "$OUT/" 2>/dev/null
+
+tar -czf "$OUT/results.tar.gz" -C "$OUT" logs
+rm -rf "$logs"
+note "done"

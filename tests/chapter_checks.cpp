@@ -1,0 +1,91 @@
+#include "chapter_checks.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <memory>
+
+#include "gauss/goldens.hpp"
+#include "gauss/reference.hpp"
+#include "support.hpp"
+#ifdef GAUSS_HAVE_CUDA
+#include "gauss/cuda.hpp"
+#endif
+
+namespace gauss::test {
+namespace {
+
+// One OpenCL session per test binary: the default device (a GPU first).
+OpenClSession& opencl_session() {
+  static std::unique_ptr<OpenClSession> session = std::make_unique<OpenClSession>(select_opencl_device(-1));
+  return *session;
+}
+
+// One run, no warm-up: the check is about what the kernel writes.
+const RunSettings kOnce{0, 1, 0.0};
+
+bool same_blur(const BlurSpec& a, const BlurSpec& b) { return a.sigma == b.sigma && a.radius == b.radius; }
+
+}  // namespace
+
+VariantResult run_once(const Chapter& chapter, const std::string& name, Api api, const Image& input,
+                       const BlurSpec& blur, const Image& reference) {
+  const Variant* variant = chapter.find(name, api);
+  REQUIRE(variant != nullptr);
+  switch (api) {
+    case Api::Cpu:
+      return run_cpu_variant(*variant, input, reference, blur, kOnce);
+    case Api::OpenCL: {
+      OpenClRunner runner(opencl_session(), input);
+      return runner.run(*variant, blur, reference, kOnce);
+    }
+    case Api::Cuda: {
+#ifdef GAUSS_HAVE_CUDA
+      static const CudaDeviceInfo device = select_cuda_device(-1);
+      CudaRunner runner(device, input);
+      return runner.run(*variant, blur, reference, kOnce);
+#else
+      FAIL("this build has no CUDA");
+#endif
+    }
+  }
+  FAIL("unknown API");
+  return {};
+}
+
+void check_on_goldens(const Chapter& chapter, const std::string& variant, Api api, const std::vector<BlurSpec>& blurs) {
+  int checked = 0;
+  for (const GoldenCase& c : golden_cases()) {
+    if (c.format != chapter.format()) continue;
+    bool wanted = blurs.empty();
+    for (const BlurSpec& b : blurs) wanted = wanted || same_blur(b, c.blur);
+    if (!wanted) continue;
+    const std::string images = images_dir();
+    const Image input = load_image(c.photo_path(images), c.format);
+    const Image golden = load_image(c.golden_path(images), c.format);
+    const VariantResult result = run_once(chapter, variant, api, input, c.blur, golden);
+    INFO(chapter.name() << " " << variant << " (" << name_of(api) << ") on " << c.name() << ": "
+                        << (result.error.empty() ? result.comparison.summary() : result.error));
+    CHECK(result.error.empty());
+    CHECK(result.comparison.matches());
+    ++checked;
+  }
+  REQUIRE(checked > 0);  // a filter that matches no golden checks nothing
+}
+
+void check_on_awkward_sizes(const Chapter& chapter, const std::string& variant, Api api,
+                            const std::vector<BlurSpec>& blurs) {
+  for (const BlurSpec& blur : blurs) {
+    for (const ImageSize size : awkward_sizes()) {
+      const Image input = random_image(size.width, size.height, chapter.format());
+      const Image reference = blur_reference(input, blur);
+      const VariantResult result = run_once(chapter, variant, api, input, blur, reference);
+      INFO(chapter.name() << " " << variant << " (" << name_of(api) << ") at " << to_string(size) << ", "
+                          << describe(blur) << ", random image seed " << kSeed << ": "
+                          << (result.error.empty() ? result.comparison.summary() : result.error));
+      CHECK(result.error.empty());
+      CHECK(result.comparison.matches());
+    }
+  }
+}
+
+}  // namespace gauss::test

@@ -1,0 +1,30 @@
+// Checks every chapter's tests run on its variants: the golden photos and the
+// awkward sizes, through the same runners (and so the same poisoned output
+// buffers) the chapter executables use.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gauss/blur.hpp"
+#include "gauss/chapter.hpp"
+
+namespace gauss::test {
+
+/// Runs @p variant on every golden photo of @p format and blur in @p blurs
+/// (empty: every golden blur) and requires it to match the golden output
+/// within the variant's tolerance.
+void check_on_goldens(const Chapter& chapter, const std::string& variant, Api api,
+                      const std::vector<BlurSpec>& blurs = {});
+
+/// Runs @p variant on seeded random images of every awkward size, for each
+/// blur in @p blurs, and requires it to match the CPU reference.
+void check_on_awkward_sizes(const Chapter& chapter, const std::string& variant, Api api,
+                            const std::vector<BlurSpec>& blurs);
+
+/// Runs @p variant once on @p input and returns the result (for tests that
+/// expect a variant to fail, or look closer at its output).
+VariantResult run_once(const Chapter& chapter, const std::string& variant, Api api, const Image& input,
+                       const BlurSpec& blur, const Image& reference);
+
+}  // namespace gauss::test

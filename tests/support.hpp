@@ -1,0 +1,37 @@
+// Helpers shared by the tests: where the images are, awkward sizes, and
+// seeded random images.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gauss/image.hpp"
+
+namespace gauss::test {
+
+/// The repository's images/ folder.
+inline std::string images_dir() { return GAUSS_IMAGES_DIR; }
+
+/// Sizes that break kernels written for the easy case: single pixels, single
+/// rows and columns, odd widths, and sizes that are not multiples of any
+/// work-group or tile (16, 32) in either direction.
+inline std::vector<ImageSize> awkward_sizes() {
+  return {{1, 1}, {1, 37}, {37, 1}, {2, 3}, {17, 15}, {33, 31}, {451, 300}, {1023, 769}, {16, 16}, {100, 1}};
+}
+
+/// The fixed seed of every random image; printed by the tests that use it.
+inline constexpr std::uint32_t kSeed = 20261121;
+
+/// A width x height image of uniformly random bytes (alpha included): every
+/// pixel differs from its neighbours, so an off-by-one read cannot hide.
+inline Image random_image(int width, int height, PixelFormat format, std::uint32_t seed = kSeed) {
+  Image image = Image::make(width, height, format);
+  std::mt19937 rng(seed ^ static_cast<std::uint32_t>(width * 7919 + height));
+  std::uniform_int_distribution<int> byte(0, 255);
+  for (std::uint8_t& value : image.pixels) value = static_cast<std::uint8_t>(byte(rng));
+  return image;
+}
+
+}  // namespace gauss::test
