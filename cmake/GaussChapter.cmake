@@ -1,5 +1,13 @@
 # Helpers shared by every chapter, so that a chapter's CMakeLists.txt is one call.
 
+# gauss_warnings(<target>...): the warnings every C++ file in the tutorial compiles with.
+function(gauss_warnings)
+  foreach(target IN LISTS ARGN)
+    target_compile_options(${target} PRIVATE
+      $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU,Clang>>:-Wall -Wextra -Wpedantic -Wshadow>)
+  endforeach()
+endfunction()
+
 # gauss_embed_opencl(<target> <file.cl>...)
 # Generates <build>/embedded/<name>_cl.hpp for each file, holding
 # gauss::embedded::<name>_cl (an OpenClSource: the file's path and text), and
@@ -52,5 +60,6 @@ function(gauss_add_chapter name)
 
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${kernels})
+  gauss_warnings(${kernels} ${name}_lesson ${name})
   set_property(GLOBAL APPEND PROPERTY GAUSS_CHAPTERS ${name})
 endfunction()

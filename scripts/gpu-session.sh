@@ -71,11 +71,22 @@ for chapter in "${chapters[@]}"; do
   done
 done
 
+note "the same on the host CPU through PoCL, where the GPU machine has it (for contrast)"
+if "build-gpu/bin/${chapters[0]}" --list-devices 2>/dev/null | grep -q "^  1: .*Portable Computing Language"; then
+  for chapter in "${chapters[@]}"; do
+    "build-gpu/bin/$chapter" --api opencl --device 1 --json "$logs/$chapter.pocl.json" > "$logs/$chapter.pocl.txt" 2>&1
+    echo "--- $chapter on PoCL (exit $?)" >> "$summary"
+    cat "$logs/$chapter.pocl.txt" >> "$summary"
+  done
+else
+  echo "no PoCL device on this machine" | tee -a "$summary"
+fi
+
 note "Nsight Compute on the CUDA kernels (clocks left alone)"
 for chapter in "${chapters[@]}"; do
   ncu --clock-control none --kernel-name regex:blur --launch-skip 1 --launch-count 3 \
     --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
-    --section WarpStateStats \
+    --section WarpStateStats --section ComputeWorkloadAnalysis --section InstructionStats \
     "build-gpu/bin/$chapter" --api cuda --repeat 2 --warmup 1 > "$logs/ncu.$chapter.txt" 2>&1
   echo "ncu $chapter: exit $?" | tee -a "$summary"
   grep -E "^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L1/TEX Hit Rate|L2 Hit Rate|Achieved Occupancy|Compute \(SM\) Throughput|Registers Per Thread" \

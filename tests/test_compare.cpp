@@ -23,7 +23,7 @@ TEST_CASE("identical images match with infinite PSNR", "[compare]") {
 TEST_CASE("differences are counted, located and held to the tolerance", "[compare]") {
   const Image expected = gauss::test::random_image(20, 10, PixelFormat::Gray);
   Image got = expected;
-  got.at(3, 7) = static_cast<std::uint8_t>(expected.at(3, 7) ^ 2);  // 2 levels off
+  got.at(3, 7) = static_cast<std::uint8_t>(expected.at(3, 7) ^ 2);                                  // 2 levels off
   got.at(5, 8) = static_cast<std::uint8_t>(expected.at(5, 8) < 255 ? expected.at(5, 8) + 1 : 254);  // 1 level off
 
   const gauss::Comparison tolerant = gauss::compare_images(got, expected, 2);

@@ -58,8 +58,7 @@ TEST_CASE("bad image files give one clear error each", "[image]") {
   CHECK_THROWS_WITH(gauss::load_image(data_file("empty.png"), PixelFormat::Gray), Catch::Contains("is empty"));
   CHECK_THROWS_WITH(gauss::load_image(data_file("not_an_image.png"), PixelFormat::Gray),
                     Catch::Contains("is not an image"));
-  CHECK_THROWS_WITH(gauss::load_image(data_file("truncated.png"), PixelFormat::Gray),
-                    Catch::Contains("cannot decode"));
+  CHECK_THROWS_WITH(gauss::load_image(data_file("truncated.png"), PixelFormat::Gray), Catch::Contains("cannot decode"));
   CHECK_THROWS_WITH(gauss::load_image(data_file("huge_header.png"), PixelFormat::Gray),
                     Catch::Contains("100000x100000"));
   for (const char* name : {"empty.png", "not_an_image.png", "truncated.png", "huge_header.png"}) {

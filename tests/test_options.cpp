@@ -33,10 +33,13 @@ TEST_CASE("defaults: all APIs, the benchmark size, sigma 1, radius 2", "[options
 }
 
 TEST_CASE("every shared option is read", "[options]") {
-  const gauss::Options o =
-      parse({"--input", "a.png", "--output", "b.png", "--api", "CUDA", "--device", "1", "--variant", "naive",
-             "--variant", "cpu_single", "--sigma", "2.5", "--radius", "7", "--size", "input", "--repeat", "5",
-             "--warmup", "0", "--csv", "r.csv", "--json", "r.json", "--list-devices", "--list-variants"});
+  const gauss::Options o = parse({"--input",   "a.png",  "--output",       "b.png",
+                                  "--api",     "CUDA",   "--device",       "1",
+                                  "--variant", "naive",  "--variant",      "cpu_single",
+                                  "--sigma",   "2.5",    "--radius",       "7",
+                                  "--size",    "input",  "--repeat",       "5",
+                                  "--warmup",  "0",      "--csv",          "r.csv",
+                                  "--json",    "r.json", "--list-devices", "--list-variants"});
   CHECK(o.input == "a.png");
   CHECK(o.output == "b.png");
   CHECK(o.api == gauss::ApiChoice::Cuda);
@@ -56,8 +59,8 @@ TEST_CASE("every shared option is read", "[options]") {
 
 TEST_CASE("bad options are InputErrors with one-line messages", "[options]") {
   const std::vector<std::vector<std::string>> bad{
-      {"--radius", "-1"}, {"--radius", "17"}, {"--radius", "two"}, {"--sigma", "0"},   {"--api", "vulkan"},
-      {"--repeat", "0"},  {"--warmup", "-1"}, {"--bogus"},         {"--device", "x"},  {"stray"}};
+      {"--radius", "-1"}, {"--radius", "17"}, {"--radius", "two"}, {"--sigma", "0"},  {"--api", "vulkan"},
+      {"--repeat", "0"},  {"--warmup", "-1"}, {"--bogus"},         {"--device", "x"}, {"stray"}};
   for (const auto& words : bad) {
     INFO(words.front() << (words.size() > 1 ? " " + words[1] : ""));
     try {

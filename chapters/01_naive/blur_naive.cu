@@ -53,7 +53,6 @@ void launch_blur_naive(const std::uint8_t* in, std::uint8_t* out, const gauss::P
   // Round the grid up to whole blocks; the kernel's bounds guard idles the rest.
   const dim3 grid((image.width + block.x - 1) / block.x, (image.height + block.y - 1) / block.y);
   gauss::with_radius(problem.blur.radius, [&](auto radius) {
-    blur_naive<radius.value><<<grid, block, 0, stream>>>(in, out, image.width, image.height, image.pitch,
-                                                         problem.taps);
+    blur_naive<radius.value><<<grid, block, 0, stream>>>(in, out, image.width, image.height, image.pitch, problem.taps);
   });
 }

@@ -53,8 +53,8 @@ gauss::Chapter make_chapter() {
       [](gauss::OpenClSession& cl, const gauss::Problem& p) -> gauss::OpenClLaunch {
         // Set-up, once: compile blur_naive.cl for this device with the radius
         // as a compile-time constant, so that its loops unroll.
-        cl::Kernel kernel = cl.kernel(gauss::embedded::blur_naive_cl, "blur_naive",
-                                      "-D RADIUS=" + std::to_string(p.blur.radius));
+        cl::Kernel kernel =
+            cl.kernel(gauss::embedded::blur_naive_cl, "blur_naive", "-D RADIUS=" + std::to_string(p.blur.radius));
 
         // One work-item per pixel. In OpenCL 1.2 the global size must be a
         // multiple of the work-group size, so round it up; the work-items

@@ -40,8 +40,8 @@ GaussTaps gaussian_taps(const BlurSpec& spec) {
 
 std::string describe(const BlurSpec& spec) {
   char text[96];
-  std::snprintf(text, sizeof text, "Gaussian sigma %g, radius %d (%dx%d)", spec.sigma, spec.radius,
-                spec.taps(), spec.taps());
+  std::snprintf(text, sizeof text, "Gaussian sigma %g, radius %d (%dx%d)", spec.sigma, spec.radius, spec.taps(),
+                spec.taps());
   return text;
 }
 

@@ -1,5 +1,6 @@
 #include "gauss/chapter.hpp"
 
+#include <unistd.h>
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
@@ -8,7 +9,6 @@
 #include <optional>
 #include <set>
 #include <sstream>
-#include <unistd.h>
 
 #include "gauss/error.hpp"
 #include "gauss/options.hpp"
@@ -183,7 +183,8 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
 
   // --- What to run ---------------------------------------------------------
   for (const std::string& name : options.variants) {
-    const bool known = std::any_of(variants_.begin(), variants_.end(), [&](const Variant& v) { return v.name == name; });
+    const bool known =
+        std::any_of(variants_.begin(), variants_.end(), [&](const Variant& v) { return v.name == name; });
     if (!known) throw InputError("unknown variant '" + name + "' (--list-variants lists them)");
   }
   auto selected = [&](const Variant& v) {
@@ -195,7 +196,8 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
     return named && api_ok;
   };
   auto wants = [&](Api api) {
-    return std::any_of(variants_.begin(), variants_.end(), [&](const Variant& v) { return v.api == api && selected(v); });
+    return std::any_of(variants_.begin(), variants_.end(),
+                       [&](const Variant& v) { return v.api == api && selected(v); });
   };
 #ifndef GAUSS_HAVE_CUDA
   if (options.api == ApiChoice::Cuda) {
@@ -277,8 +279,8 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
   const Image reference = blur_reference(input, options.blur, ReferenceMethod::Direct2D, 0);
   progress(" done\n");
   std::cout << "check:   against the CPU reference (double, " << hardware_threads() << " threads, "
-            << format_fixed(reference_timer.elapsed_ms(), 0) << " ms); GPU variants may differ by "
-            << kFloatTolerance << " level (float sums)\n";
+            << format_fixed(reference_timer.elapsed_ms(), 0) << " ms); GPU variants may differ by " << kFloatTolerance
+            << " level (float sums)\n";
 
   // --- The runs --------------------------------------------------------------
   std::vector<ApiRun> runs;

@@ -51,8 +51,8 @@ std::string Comparison::summary() const {
   if (differing == 0) {
     std::snprintf(text, sizeof text, "identical (%zu values)", values);
   } else if (over_tolerance == 0) {
-    std::snprintf(text, sizeof text, "max diff %g, %zu of %zu values differ (tolerance %g)", max_abs_diff,
-                  differing, values, tolerance);
+    std::snprintf(text, sizeof text, "max diff %g, %zu of %zu values differ (tolerance %g)", max_abs_diff, differing,
+                  values, tolerance);
   } else {
     const ValueDiff& d = first.front();
     std::snprintf(text, sizeof text,

@@ -26,8 +26,7 @@ void launch_copy_kernel(const std::uint8_t* in, std::uint8_t* out, std::size_t b
   constexpr unsigned int kBlock = 256;
   const std::size_t items = bytes / 16 + bytes % 16;
   const auto blocks = static_cast<unsigned int>((items + kBlock - 1) / kBlock);
-  copy_bytes<<<blocks, kBlock, 0, stream>>>(reinterpret_cast<const uint4*>(in), reinterpret_cast<uint4*>(out),
-                                            bytes);
+  copy_bytes<<<blocks, kBlock, 0, stream>>>(reinterpret_cast<const uint4*>(in), reinterpret_cast<uint4*>(out), bytes);
 }
 
 }  // namespace gauss

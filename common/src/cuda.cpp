@@ -11,16 +11,24 @@ namespace {
 
 const char* cuda_hint(cudaError_t status) {
   switch (status) {
-    case cudaErrorNoDevice: return "no CUDA device here: run with --api opencl";
-    case cudaErrorInsufficientDriver: return "no NVIDIA driver, or one older than this CUDA runtime";
-    case cudaErrorMemoryAllocation: return "not enough device memory: try a smaller --size";
+    case cudaErrorNoDevice:
+      return "no CUDA device here: run with --api opencl";
+    case cudaErrorInsufficientDriver:
+      return "no NVIDIA driver, or one older than this CUDA runtime";
+    case cudaErrorMemoryAllocation:
+      return "not enough device memory: try a smaller --size";
     case cudaErrorInvalidConfiguration:
-      return "a block of more than 1024 threads, or more shared memory than a block may have";
-    case cudaErrorIllegalAddress: return "a kernel accessed memory out of bounds: run it under compute-sanitizer";
-    case cudaErrorLaunchOutOfResources: return "too many registers for this block size: try smaller blocks";
+    case cudaErrorInvalidValue:
+      return "check the launch: a block of more than 1024 threads, a zero-sized grid, or more shared memory "
+             "than a block may have";
+    case cudaErrorIllegalAddress:
+      return "a kernel accessed memory out of bounds: run it under compute-sanitizer";
+    case cudaErrorLaunchOutOfResources:
+      return "too many registers for this block size: try smaller blocks";
     case cudaErrorNoKernelImageForDevice:
       return "no machine code or PTX for this GPU: rebuild with -DCMAKE_CUDA_ARCHITECTURES=<its sm>";
-    default: return "";
+    default:
+      return "";
   }
 }
 
@@ -41,8 +49,8 @@ void check_cuda(cudaError_t status, const char* call, const char* file, int line
 
 std::string CudaDeviceInfo::summary() const {
   char text[320];
-  std::snprintf(text, sizeof text, "%s (sm_%d%d, %d SMs, %zu MB L2; driver CUDA %s, runtime %s)", name.c_str(),
-                major, minor, multiprocessors, l2_cache >> 20, format_cuda_version(driver_version).c_str(),
+  std::snprintf(text, sizeof text, "%s (sm_%d%d, %d SMs, %zu MB L2; driver CUDA %s, runtime %s)", name.c_str(), major,
+                minor, multiprocessors, l2_cache >> 20, format_cuda_version(driver_version).c_str(),
                 format_cuda_version(runtime_version).c_str());
   return text;
 }

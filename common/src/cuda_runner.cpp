@@ -7,6 +7,7 @@
 #include "gauss/cuda.hpp"
 #include "gauss/error.hpp"
 #include "gauss/runners.hpp"
+#include "measure.hpp"
 
 namespace gauss {
 
@@ -60,25 +61,14 @@ struct CudaRunner::State {
     return samples;
   }
 
-  VariantResult measure(const std::string& name, const std::function<CudaLaunch()>& setup, const Image& expected,
-                        int tolerance, const RunSettings& settings) {
-    VariantResult result;
-    result.name = name;
-    result.api = Api::Cuda;
-    result.bytes_moved = 2 * input.bytes();
-    try {
-      const CudaLaunch launch = setup();
-      const Image poison = poison_for(expected);
-      for (CudaBuffer& out : outputs) out.upload(poison.pixels.data(), poison.bytes());
-      int last_set = 0;
-      result.time = summarize(timed_runs(launch, settings, last_set));
-      result.output = Image::make(input.width, input.height, input.format());
-      outputs[static_cast<std::size_t>(last_set)].download(result.output.pixels.data(), result.output.bytes());
-      result.comparison = compare_images(result.output, expected, tolerance);
-    } catch (const std::exception& error) {
-      result.error = error.what();
-    }
-    return result;
+  void poison_outputs(const Image& poison) {
+    for (CudaBuffer& out : outputs) out.upload(poison.pixels.data(), poison.bytes());
+  }
+
+  Image read_output(int set) const {
+    Image output = Image::make(input.width, input.height, input.format());
+    outputs[static_cast<std::size_t>(set)].download(output.pixels.data(), output.bytes());
+    return output;
   }
 };
 
@@ -105,18 +95,17 @@ VariantResult CudaRunner::copy(const RunSettings& settings) {
       launch_copy_kernel(in, out, bytes, stream);
     };
   };
-  return s.measure("copy", setup, s.input, 0, settings);
+  return detail::measure(s, Api::Cuda, "copy", setup, s.input, 0, settings);
 }
 
 VariantResult CudaRunner::run(const Variant& variant, const BlurSpec& blur, const Image& reference,
                               const RunSettings& settings) {
   State& s = *state_;
   auto setup = [&]() { return variant.cuda(make_problem(s.input.geometry(), blur)); };
-  return s.measure(variant.name, setup, reference, variant.tolerance, settings);
+  return detail::measure(s, Api::Cuda, variant.name, setup, reference, variant.tolerance, settings);
 }
 
-TimerComparison CudaRunner::compare_timers(const Variant& variant, const BlurSpec& blur,
-                                           const RunSettings& settings) {
+TimerComparison CudaRunner::compare_timers(const Variant& variant, const BlurSpec& blur, const RunSettings& settings) {
   State& s = *state_;
   const CudaLaunch launch = variant.cuda(make_problem(s.input.geometry(), blur));
   CudaEvent start;

@@ -26,8 +26,8 @@ std::string quoted(const std::string& path) { return "'" + path + "'"; }
 void check_size(int width, int height, const std::string& what) {
   if (width < 1 || height < 1 || width > kMaxImageSide || height > kMaxImageSide ||
       static_cast<std::size_t>(width) * static_cast<std::size_t>(height) > kMaxImagePixels) {
-    throw InputError(what + " is " + std::to_string(width) + "x" + std::to_string(height) +
-                     ": sizes must be 1 to " + std::to_string(kMaxImageSide) + " pixels a side and at most " +
+    throw InputError(what + " is " + std::to_string(width) + "x" + std::to_string(height) + ": sizes must be 1 to " +
+                     std::to_string(kMaxImageSide) + " pixels a side and at most " +
                      std::to_string(kMaxImagePixels >> 20) + " megapixels");
   }
 }
@@ -83,8 +83,8 @@ ImageFileInfo probe_image(const std::string& path) {
       const std::uint32_t h = be32(20);
       if (w > static_cast<std::uint32_t>(kMaxImageSide) || h > static_cast<std::uint32_t>(kMaxImageSide) ||
           std::uint64_t{w} * h > kMaxImagePixels) {
-        throw InputError(quoted(path) + " is " + std::to_string(w) + "x" + std::to_string(h) +
-                         ": sizes must be 1 to " + std::to_string(kMaxImageSide) + " pixels a side and at most " +
+        throw InputError(quoted(path) + " is " + std::to_string(w) + "x" + std::to_string(h) + ": sizes must be 1 to " +
+                         std::to_string(kMaxImageSide) + " pixels a side and at most " +
                          std::to_string(kMaxImagePixels >> 20) + " megapixels");
       }
     }
@@ -92,8 +92,8 @@ ImageFileInfo probe_image(const std::string& path) {
     std::fclose(file);
   }
   if (!known) {
-    throw InputError(quoted(path) + " is not an image this program reads (PNG, JPEG, BMP, PGM/PPM): " +
-                     stbi_failure_reason());
+    throw InputError(quoted(path) +
+                     " is not an image this program reads (PNG, JPEG, BMP, PGM/PPM): " + stbi_failure_reason());
   }
   check_size(info.width, info.height, quoted(path));
   return info;
@@ -155,8 +155,8 @@ Image convert(const Image& image, PixelFormat format) {
 Image resize(const Image& image, int width, int height) {
   if (image.width == width && image.height == height) return image;
   Image out = Image::make(width, height, image.format());
-  if (!stbir_resize_uint8(image.pixels.data(), image.width, image.height, image.pitch, out.pixels.data(), width,
-                          height, out.pitch, image.channels)) {
+  if (!stbir_resize_uint8(image.pixels.data(), image.width, image.height, image.pitch, out.pixels.data(), width, height,
+                          out.pitch, image.channels)) {
     throw InputError("cannot resample the image to " + to_string({width, height}));
   }
   return out;
@@ -165,8 +165,7 @@ Image resize(const Image& image, int width, int height) {
 void save_png(const Image& image, const std::string& path) {
   // Write beside the target, then rename: readers never see a partial file.
   const std::string temporary = path + ".partial-" + std::to_string(::getpid());
-  if (!stbi_write_png(temporary.c_str(), image.width, image.height, image.channels, image.pixels.data(),
-                      image.pitch)) {
+  if (!stbi_write_png(temporary.c_str(), image.width, image.height, image.channels, image.pixels.data(), image.pitch)) {
     std::error_code ignored;
     fs::remove(temporary, ignored);
     throw InputError("cannot write " + quoted(path) + ": " + std::strerror(errno));

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -13,71 +14,136 @@ namespace gauss {
 
 const char* cl_error_name(cl_int code) {
   switch (code) {
-    case 0: return "CL_SUCCESS";
-    case -1: return "CL_DEVICE_NOT_FOUND";
-    case -2: return "CL_DEVICE_NOT_AVAILABLE";
-    case -3: return "CL_COMPILER_NOT_AVAILABLE";
-    case -4: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
-    case -5: return "CL_OUT_OF_RESOURCES";
-    case -6: return "CL_OUT_OF_HOST_MEMORY";
-    case -7: return "CL_PROFILING_INFO_NOT_AVAILABLE";
-    case -8: return "CL_MEM_COPY_OVERLAP";
-    case -9: return "CL_IMAGE_FORMAT_MISMATCH";
-    case -10: return "CL_IMAGE_FORMAT_NOT_SUPPORTED";
-    case -11: return "CL_BUILD_PROGRAM_FAILURE";
-    case -12: return "CL_MAP_FAILURE";
-    case -13: return "CL_MISALIGNED_SUB_BUFFER_OFFSET";
-    case -14: return "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
-    case -15: return "CL_COMPILE_PROGRAM_FAILURE";
-    case -16: return "CL_LINKER_NOT_AVAILABLE";
-    case -17: return "CL_LINK_PROGRAM_FAILURE";
-    case -18: return "CL_DEVICE_PARTITION_FAILED";
-    case -19: return "CL_KERNEL_ARG_INFO_NOT_AVAILABLE";
-    case -30: return "CL_INVALID_VALUE";
-    case -31: return "CL_INVALID_DEVICE_TYPE";
-    case -32: return "CL_INVALID_PLATFORM";
-    case -33: return "CL_INVALID_DEVICE";
-    case -34: return "CL_INVALID_CONTEXT";
-    case -35: return "CL_INVALID_QUEUE_PROPERTIES";
-    case -36: return "CL_INVALID_COMMAND_QUEUE";
-    case -37: return "CL_INVALID_HOST_PTR";
-    case -38: return "CL_INVALID_MEM_OBJECT";
-    case -39: return "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR";
-    case -40: return "CL_INVALID_IMAGE_SIZE";
-    case -41: return "CL_INVALID_SAMPLER";
-    case -42: return "CL_INVALID_BINARY";
-    case -43: return "CL_INVALID_BUILD_OPTIONS";
-    case -44: return "CL_INVALID_PROGRAM";
-    case -45: return "CL_INVALID_PROGRAM_EXECUTABLE";
-    case -46: return "CL_INVALID_KERNEL_NAME";
-    case -47: return "CL_INVALID_KERNEL_DEFINITION";
-    case -48: return "CL_INVALID_KERNEL";
-    case -49: return "CL_INVALID_ARG_INDEX";
-    case -50: return "CL_INVALID_ARG_VALUE";
-    case -51: return "CL_INVALID_ARG_SIZE";
-    case -52: return "CL_INVALID_KERNEL_ARGS";
-    case -53: return "CL_INVALID_WORK_DIMENSION";
-    case -54: return "CL_INVALID_WORK_GROUP_SIZE";
-    case -55: return "CL_INVALID_WORK_ITEM_SIZE";
-    case -56: return "CL_INVALID_GLOBAL_OFFSET";
-    case -57: return "CL_INVALID_EVENT_WAIT_LIST";
-    case -58: return "CL_INVALID_EVENT";
-    case -59: return "CL_INVALID_OPERATION";
-    case -60: return "CL_INVALID_GL_OBJECT";
-    case -61: return "CL_INVALID_BUFFER_SIZE";
-    case -62: return "CL_INVALID_MIP_LEVEL";
-    case -63: return "CL_INVALID_GLOBAL_WORK_SIZE";
-    case -64: return "CL_INVALID_PROPERTY";
-    case -65: return "CL_INVALID_IMAGE_DESCRIPTOR";
-    case -66: return "CL_INVALID_COMPILER_OPTIONS";
-    case -67: return "CL_INVALID_LINKER_OPTIONS";
-    case -68: return "CL_INVALID_DEVICE_PARTITION_COUNT";
-    case -69: return "CL_INVALID_PIPE_SIZE";
-    case -70: return "CL_INVALID_DEVICE_QUEUE";
-    case -71: return "CL_INVALID_SPEC_ID";
-    case -72: return "CL_MAX_SIZE_RESTRICTION_EXCEEDED";
-    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
-    default: return "unknown OpenCL error";
+    case 0:
+      return "CL_SUCCESS";
+    case -1:
+      return "CL_DEVICE_NOT_FOUND";
+    case -2:
+      return "CL_DEVICE_NOT_AVAILABLE";
+    case -3:
+      return "CL_COMPILER_NOT_AVAILABLE";
+    case -4:
+      return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+    case -5:
+      return "CL_OUT_OF_RESOURCES";
+    case -6:
+      return "CL_OUT_OF_HOST_MEMORY";
+    case -7:
+      return "CL_PROFILING_INFO_NOT_AVAILABLE";
+    case -8:
+      return "CL_MEM_COPY_OVERLAP";
+    case -9:
+      return "CL_IMAGE_FORMAT_MISMATCH";
+    case -10:
+      return "CL_IMAGE_FORMAT_NOT_SUPPORTED";
+    case -11:
+      return "CL_BUILD_PROGRAM_FAILURE";
+    case -12:
+      return "CL_MAP_FAILURE";
+    case -13:
+      return "CL_MISALIGNED_SUB_BUFFER_OFFSET";
+    case -14:
+      return "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
+    case -15:
+      return "CL_COMPILE_PROGRAM_FAILURE";
+    case -16:
+      return "CL_LINKER_NOT_AVAILABLE";
+    case -17:
+      return "CL_LINK_PROGRAM_FAILURE";
+    case -18:
+      return "CL_DEVICE_PARTITION_FAILED";
+    case -19:
+      return "CL_KERNEL_ARG_INFO_NOT_AVAILABLE";
+    case -30:
+      return "CL_INVALID_VALUE";
+    case -31:
+      return "CL_INVALID_DEVICE_TYPE";
+    case -32:
+      return "CL_INVALID_PLATFORM";
+    case -33:
+      return "CL_INVALID_DEVICE";
+    case -34:
+      return "CL_INVALID_CONTEXT";
+    case -35:
+      return "CL_INVALID_QUEUE_PROPERTIES";
+    case -36:
+      return "CL_INVALID_COMMAND_QUEUE";
+    case -37:
+      return "CL_INVALID_HOST_PTR";
+    case -38:
+      return "CL_INVALID_MEM_OBJECT";
+    case -39:
+      return "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR";
+    case -40:
+      return "CL_INVALID_IMAGE_SIZE";
+    case -41:
+      return "CL_INVALID_SAMPLER";
+    case -42:
+      return "CL_INVALID_BINARY";
+    case -43:
+      return "CL_INVALID_BUILD_OPTIONS";
+    case -44:
+      return "CL_INVALID_PROGRAM";
+    case -45:
+      return "CL_INVALID_PROGRAM_EXECUTABLE";
+    case -46:
+      return "CL_INVALID_KERNEL_NAME";
+    case -47:
+      return "CL_INVALID_KERNEL_DEFINITION";
+    case -48:
+      return "CL_INVALID_KERNEL";
+    case -49:
+      return "CL_INVALID_ARG_INDEX";
+    case -50:
+      return "CL_INVALID_ARG_VALUE";
+    case -51:
+      return "CL_INVALID_ARG_SIZE";
+    case -52:
+      return "CL_INVALID_KERNEL_ARGS";
+    case -53:
+      return "CL_INVALID_WORK_DIMENSION";
+    case -54:
+      return "CL_INVALID_WORK_GROUP_SIZE";
+    case -55:
+      return "CL_INVALID_WORK_ITEM_SIZE";
+    case -56:
+      return "CL_INVALID_GLOBAL_OFFSET";
+    case -57:
+      return "CL_INVALID_EVENT_WAIT_LIST";
+    case -58:
+      return "CL_INVALID_EVENT";
+    case -59:
+      return "CL_INVALID_OPERATION";
+    case -60:
+      return "CL_INVALID_GL_OBJECT";
+    case -61:
+      return "CL_INVALID_BUFFER_SIZE";
+    case -62:
+      return "CL_INVALID_MIP_LEVEL";
+    case -63:
+      return "CL_INVALID_GLOBAL_WORK_SIZE";
+    case -64:
+      return "CL_INVALID_PROPERTY";
+    case -65:
+      return "CL_INVALID_IMAGE_DESCRIPTOR";
+    case -66:
+      return "CL_INVALID_COMPILER_OPTIONS";
+    case -67:
+      return "CL_INVALID_LINKER_OPTIONS";
+    case -68:
+      return "CL_INVALID_DEVICE_PARTITION_COUNT";
+    case -69:
+      return "CL_INVALID_PIPE_SIZE";
+    case -70:
+      return "CL_INVALID_DEVICE_QUEUE";
+    case -71:
+      return "CL_INVALID_SPEC_ID";
+    case -72:
+      return "CL_MAX_SIZE_RESTRICTION_EXCEEDED";
+    case -1001:
+      return "CL_PLATFORM_NOT_FOUND_KHR";
+    default:
+      return "unknown OpenCL error";
   }
 }
 
@@ -85,31 +151,44 @@ const char* cl_error_hint(cl_int code) {
   switch (code) {
     case -1001:
       return "no OpenCL platform: install pocl-opencl-icd (OpenCL on any CPU) or your GPU's OpenCL driver";
-    case -1: return "no such device: --list-devices shows what there is";
-    case -4: return "not enough device memory for the buffers: try a smaller --size";
+    case -1:
+      return "no such device: --list-devices shows what there is";
+    case -4:
+      return "not enough device memory for the buffers: try a smaller --size";
     case -5:
       return "the device ran out of resources: a work-group too large for the kernel's registers or local "
              "memory, or an out-of-bounds access (run it under oclgrind)";
-    case -6: return "the host ran out of memory: try a smaller --size";
-    case -7: return "the queue was created without CL_QUEUE_PROFILING_ENABLE";
-    case -11: return "the kernel did not compile: the build log says where";
-    case -43: return "the build options are malformed";
-    case -46: return "the program has no __kernel of that name";
-    case -51: return "the host's argument size differs from the kernel parameter's (check struct layouts)";
-    case -52: return "a kernel argument was never set";
+    case -6:
+      return "the host ran out of memory: try a smaller --size";
+    case -7:
+      return "the queue was created without CL_QUEUE_PROFILING_ENABLE";
+    case -11:
+      return "the kernel did not compile: the build log says where";
+    case -43:
+      return "the build options are malformed";
+    case -46:
+      return "the program has no __kernel of that name";
+    case -51:
+      return "the host's argument size differs from the kernel parameter's (check struct layouts)";
+    case -52:
+      return "a kernel argument was never set";
     case -54:
       return "the global size must be a multiple of the work-group size (OpenCL 1.2), and the work-group no "
              "larger than the device and the kernel allow";
-    case -55: return "a work-group dimension is larger than CL_DEVICE_MAX_WORK_ITEM_SIZES allows";
-    case -61: return "a buffer of size zero, or larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE";
-    case -63: return "the global size is zero or too large for the device";
-    default: return "";
+    case -55:
+      return "a work-group dimension is larger than CL_DEVICE_MAX_WORK_ITEM_SIZES allows";
+    case -61:
+      return "a buffer of size zero, or larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE";
+    case -63:
+      return "the global size is zero or too large for the device";
+    default:
+      return "";
   }
 }
 
 std::string describe(const cl::Error& error) {
-  std::string text = std::string(error.what()) + ": " + cl_error_name(error.err()) + " (" +
-                     std::to_string(error.err()) + ")";
+  std::string text =
+      std::string(error.what()) + ": " + cl_error_name(error.err()) + " (" + std::to_string(error.err()) + ")";
   const std::string hint = cl_error_hint(error.err());
   if (!hint.empty()) text += ": " + hint;
   return text;
@@ -197,8 +276,9 @@ std::vector<OpenClDeviceInfo> list_opencl_devices() {
     }
   }
   if (devices.empty()) {
-    throw InputError("no OpenCL device: the installed platforms list none; install pocl-opencl-icd (OpenCL on "
-                     "any CPU) or your GPU's OpenCL driver");
+    throw InputError(
+        "no OpenCL device: the installed platforms list none; install pocl-opencl-icd (OpenCL on "
+        "any CPU) or your GPU's OpenCL driver");
   }
   // GPUs first, so that device 0, the default, is a GPU wherever there is one.
   std::stable_partition(devices.begin(), devices.end(), [](const OpenClDeviceInfo& d) { return d.is_gpu; });
@@ -225,28 +305,42 @@ OpenClSession::OpenClSession(const OpenClDeviceInfo& device) : info(device) {
   }
 }
 
+namespace {
+
+// Compilers name the program in their messages as they please ("<kernel>" on
+// NVIDIA, "<stdin>" or a temporary file on others) and not all of them honour
+// #line. The source is passed exactly as the file is, so their line numbers
+// are the file's: put the file's path in front of them.
+std::string with_file_name(const std::string& log, const std::string& path) {
+  static const std::regex location(R"((^|\s)[^\s:]+:(\d+):(\d+):)");
+  std::istringstream lines(log);
+  std::string line;
+  std::string out;
+  while (std::getline(lines, line))
+    out += std::regex_replace(line, location, "$1" + path + ":$2:$3:", std::regex_constants::format_first_only) + "\n";
+  return out;
+}
+
+}  // namespace
+
 cl::Program OpenClSession::build(const OpenClSource& source, const std::string& options) {
-  // The #line directive makes the compiler's messages name the .cl file and
-  // its own line numbers, whatever the driver calls the program.
-  const std::string text = std::string("#line 1 \"") + source.path + "\"\n" + source.text;
   const std::string all_options = "-cl-std=CL1.2 " + options;
-  cl::Program program(context, text);
+  cl::Program program(context, std::string(source.text));
+  std::string failure;
   try {
     program.build(std::vector<cl::Device>{info.device}, all_options.c_str());
-  } catch (const cl::BuildError& error) {
-    std::string log;
-    for (const auto& [device, device_log] : error.getBuildLog()) log += device_log;
-    throw ApiError(std::string("building ") + source.path + " failed (options: " + all_options + "): " +
-                   cl_error_name(error.err()) + "\n" + log);
   } catch (const cl::Error& error) {
-    // Some drivers throw a plain cl::Error from build(); the log is still there.
+    failure = describe(error);
+  }
+  if (!failure.empty()) {
     std::string log;
     try {
       log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(info.device);
     } catch (const cl::Error&) {
+      log = "(the driver returned no build log)";
     }
-    throw ApiError(std::string("building ") + source.path + " failed (options: " + all_options + "): " +
-                   describe(error) + "\n" + log);
+    throw ApiError(std::string("building ") + source.path + " failed (options: " + all_options + "): " + failure +
+                   "\n" + with_file_name(log, source.path));
   }
   dump_binary(program, source, options);
   return program;

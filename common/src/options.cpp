@@ -23,8 +23,8 @@ ParseOutcome parse_options(int argc, const char* const* argv, const std::string&
   CLI::App app{description, program};
   app.get_formatter()->column_width(28);
 
-  app.add_option("--input", options.input, "Image file (PNG, JPEG, BMP, PGM/PPM); default: the bundled photo, " +
-                                               default_input_path());
+  app.add_option("--input", options.input,
+                 "Image file (PNG, JPEG, BMP, PGM/PPM); default: the bundled photo, " + default_input_path());
   app.add_option("--output", options.output,
                  "Write the blurred image here as PNG: the variant named by --variant, else the last one run");
   std::string api = "all";
@@ -41,7 +41,9 @@ ParseOutcome parse_options(int argc, const char* const* argv, const std::string&
   app.add_option("--size", options.size,
                  std::string("Resample the input to WxH before blurring, or 'input' to keep its size (default ") +
                      kBenchmarkSize + ")");
-  app.add_option("--repeat", options.repeat, "Timed runs per variant; the median is reported (default 20, fewer (at least 5) where 20 would take over 2 s)");
+  app.add_option(
+      "--repeat", options.repeat,
+      "Timed runs per variant; the median is reported (default 20, fewer (at least 5) where 20 would take over 2 s)");
   app.add_option("--warmup", options.warmup, "Untimed runs before timing (default 3)");
   app.add_option("--csv", options.csv, "Write the results table as CSV");
   app.add_option("--json", options.json, "Write the run and its results as JSON");

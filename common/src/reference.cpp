@@ -19,7 +19,8 @@ std::uint8_t round_to_byte(double sum) {
 // [x + r + k]. One table per image saves a clamp per tap.
 std::vector<int> clamped_columns(int width, int radius, int channels) {
   std::vector<int> offsets(static_cast<std::size_t>(width + 2 * radius));
-  for (int i = 0; i < width + 2 * radius; ++i) offsets[static_cast<std::size_t>(i)] = std::clamp(i - radius, 0, width - 1) * channels;
+  for (int i = 0; i < width + 2 * radius; ++i)
+    offsets[static_cast<std::size_t>(i)] = std::clamp(i - radius, 0, width - 1) * channels;
   return offsets;
 }
 
@@ -31,11 +32,13 @@ void direct_rows(const Image& in, Image& out, const std::vector<double>& w, int 
   const std::vector<int> columns = clamped_columns(in.width, radius, in.channels);
   std::vector<double> w2(static_cast<std::size_t>(taps * taps));
   for (int i = 0; i < taps; ++i)
-    for (int j = 0; j < taps; ++j) w2[static_cast<std::size_t>(i * taps + j)] = w[static_cast<std::size_t>(i)] * w[static_cast<std::size_t>(j)];
+    for (int j = 0; j < taps; ++j)
+      w2[static_cast<std::size_t>(i * taps + j)] = w[static_cast<std::size_t>(i)] * w[static_cast<std::size_t>(j)];
 
   std::vector<const std::uint8_t*> rows(static_cast<std::size_t>(taps));
   for (int y = y0; y < y1; ++y) {
-    for (int i = 0; i < taps; ++i) rows[static_cast<std::size_t>(i)] = in.row(std::clamp(y + i - radius, 0, in.height - 1));
+    for (int i = 0; i < taps; ++i)
+      rows[static_cast<std::size_t>(i)] = in.row(std::clamp(y + i - radius, 0, in.height - 1));
     std::uint8_t* dst = out.row(y);
     for (int x = 0; x < in.width; ++x) {
       for (int c = 0; c < blurred_channels(in); ++c) {
@@ -72,7 +75,8 @@ void separable_rows(const Image& in, Image& out, const std::vector<double>& w, i
       for (int x = 0; x < in.width; ++x)
         for (int c = 0; c < channels; ++c) {
           double sum = 0.0;
-          for (int j = 0; j < taps; ++j) sum += w[static_cast<std::size_t>(j)] * src[columns[static_cast<std::size_t>(x + j)] + c];
+          for (int j = 0; j < taps; ++j)
+            sum += w[static_cast<std::size_t>(j)] * src[columns[static_cast<std::size_t>(x + j)] + c];
           h[static_cast<std::size_t>(x * channels + c)] = sum;
         }
       owner = s;
@@ -82,12 +86,14 @@ void separable_rows(const Image& in, Image& out, const std::vector<double>& w, i
 
   std::vector<const double*> rows(static_cast<std::size_t>(taps));
   for (int y = y0; y < y1; ++y) {
-    for (int i = 0; i < taps; ++i) rows[static_cast<std::size_t>(i)] = horizontal(std::clamp(y + i - radius, 0, in.height - 1)).data();
+    for (int i = 0; i < taps; ++i)
+      rows[static_cast<std::size_t>(i)] = horizontal(std::clamp(y + i - radius, 0, in.height - 1)).data();
     std::uint8_t* dst = out.row(y);
     for (int x = 0; x < in.width; ++x) {
       for (int c = 0; c < channels; ++c) {
         double sum = 0.0;
-        for (int i = 0; i < taps; ++i) sum += w[static_cast<std::size_t>(i)] * rows[static_cast<std::size_t>(i)][x * channels + c];
+        for (int i = 0; i < taps; ++i)
+          sum += w[static_cast<std::size_t>(i)] * rows[static_cast<std::size_t>(i)][x * channels + c];
         dst[x * in.channels + c] = round_to_byte(sum);
       }
       if (in.channels == 4) dst[x * 4 + 3] = in.row(y)[x * 4 + 3];

@@ -7,14 +7,18 @@
 
 #include "copy_cl.hpp"  // embedded common/kernels/copy.cl
 #include "gauss/error.hpp"
+#include "measure.hpp"
 
 namespace gauss {
 
 const char* name_of(Api api) {
   switch (api) {
-    case Api::Cpu: return "CPU";
-    case Api::OpenCL: return "OpenCL";
-    case Api::Cuda: return "CUDA";
+    case Api::Cpu:
+      return "CPU";
+    case Api::OpenCL:
+      return "OpenCL";
+    case Api::Cuda:
+      return "CUDA";
   }
   return "?";
 }
@@ -45,8 +49,8 @@ int runs_within_budget(const RunSettings& settings, double run_ms) {
 
 // ---------------------------------------------------------------- CPU ---
 
-VariantResult run_cpu_variant(const Variant& variant, const Image& input, const Image& reference,
-                              const BlurSpec& blur, const RunSettings& settings) {
+VariantResult run_cpu_variant(const Variant& variant, const Image& input, const Image& reference, const BlurSpec& blur,
+                              const RunSettings& settings) {
   VariantResult result;
   result.name = variant.name;
   result.api = Api::Cpu;
@@ -104,7 +108,8 @@ struct OpenClRunner::State {
     const int total = warmup + repeat;
     for (int r = 0; r < total; ++r) {
       const int set = r % sets;
-      std::vector<cl::Event> events = launch(inputs[static_cast<std::size_t>(set)], outputs[static_cast<std::size_t>(set)]);
+      std::vector<cl::Event> events =
+          launch(inputs[static_cast<std::size_t>(set)], outputs[static_cast<std::size_t>(set)]);
       if (events.empty()) throw ApiError("the launch enqueued nothing (it must return its kernels' events)");
       if (r >= warmup) runs.push_back(std::move(events));
       last_set = set;
@@ -120,28 +125,6 @@ struct OpenClRunner::State {
     session.queue.enqueueReadBuffer(outputs[static_cast<std::size_t>(set)], CL_TRUE, 0, output.bytes(),
                                     output.pixels.data());
     return output;
-  }
-
-  // Set-up, poison, timed runs, read-back and check: what run() and copy() share.
-  VariantResult measure(const std::string& name, const std::function<OpenClLaunch()>& setup, const Image& expected,
-                        int tolerance, const RunSettings& settings) {
-    VariantResult result;
-    result.name = name;
-    result.api = Api::OpenCL;
-    result.bytes_moved = 2 * input.bytes();
-    try {
-      const OpenClLaunch launch = setup();
-      poison_outputs(poison_for(expected));
-      int last_set = 0;
-      result.time = summarize(timed_runs(launch, settings, last_set));
-      result.output = read_output(last_set);
-      result.comparison = compare_images(result.output, expected, tolerance);
-    } catch (const cl::Error& error) {
-      result.error = describe(error);
-    } catch (const std::exception& error) {
-      result.error = error.what();
-    }
-    return result;
   }
 };
 
@@ -183,14 +166,14 @@ VariantResult OpenClRunner::copy(const RunSettings& settings) {
       return std::vector<cl::Event>{done};
     };
   };
-  return s.measure("copy", setup, s.input, 0, settings);
+  return detail::measure(s, Api::OpenCL, "copy", setup, s.input, 0, settings);
 }
 
 VariantResult OpenClRunner::run(const Variant& variant, const BlurSpec& blur, const Image& reference,
                                 const RunSettings& settings) {
   State& s = *state_;
   auto setup = [&]() { return variant.opencl(s.session, make_problem(s.input.geometry(), blur)); };
-  return s.measure(variant.name, setup, reference, variant.tolerance, settings);
+  return detail::measure(s, Api::OpenCL, variant.name, setup, reference, variant.tolerance, settings);
 }
 
 TimerComparison OpenClRunner::compare_timers(const Variant& variant, const BlurSpec& blur,

@@ -83,11 +83,21 @@ std::string json_string(const std::string& text) {
   std::string out = "\"";
   for (unsigned char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           char escaped[8];
@@ -171,8 +181,8 @@ void write_csv(const std::string& path, const RunInfo& info, const std::vector<R
         << json_number(info.sigma) << ',' << info.radius << ',' << r.runs << ',' << json_number(r.median_ms) << ','
         << json_number(r.min_ms) << ',' << json_number(r.max_ms) << ',' << json_number(r.gbps) << ','
         << (r.percent_of_copy ? json_number(*r.percent_of_copy) : "") << ','
-        << (r.speedup ? json_number(*r.speedup) : "") << ',' << json_number(r.max_diff) << ',' << r.differing
-        << ',' << (std::isfinite(r.psnr_db) ? json_number(r.psnr_db) : "inf") << ',' << r.status << '\n';
+        << (r.speedup ? json_number(*r.speedup) : "") << ',' << json_number(r.max_diff) << ',' << r.differing << ','
+        << (std::isfinite(r.psnr_db) ? json_number(r.psnr_db) : "inf") << ',' << r.status << '\n';
   }
   write_file_atomically(path, csv.str());
 }

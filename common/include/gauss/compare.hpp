@@ -44,8 +44,8 @@ Comparison compare_images(const Image& got, const Image& expected, int tolerance
 /// width*channels values apart. NaN-safe: a NaN (or infinity) in @p got where
 /// @p expected has a different value is infinitely far and always fails;
 /// @p peak is the signal peak used for PSNR (255 for 8-bit data).
-Comparison compare_floats(const float* got, const float* expected, int width, int height,
-                          int channels, double tolerance, double peak = 255.0);
+Comparison compare_floats(const float* got, const float* expected, int width, int height, int channels,
+                          double tolerance, double peak = 255.0);
 
 /// How many differing values compare_*() lists in Comparison::first.
 inline constexpr std::size_t kMaxListedDiffs = 8;

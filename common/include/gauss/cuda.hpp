@@ -23,13 +23,13 @@ void check_cuda(cudaError_t status, const char* call, const char* file, int line
 /// One CUDA device, as --list-devices shows it.
 struct CudaDeviceInfo {
   int index = 0;
-  std::string name;                 ///< "NVIDIA H100 80GB HBM3"
-  int major = 0;                    ///< compute capability
+  std::string name;  ///< "NVIDIA H100 80GB HBM3"
+  int major = 0;     ///< compute capability
   int minor = 0;
   int multiprocessors = 0;
-  std::size_t global_memory = 0;    ///< bytes
-  std::size_t l2_cache = 0;         ///< bytes
-  int driver_version = 0;           ///< e.g. 13000 for CUDA 13.0
+  std::size_t global_memory = 0;  ///< bytes
+  std::size_t l2_cache = 0;       ///< bytes
+  int driver_version = 0;         ///< e.g. 13000 for CUDA 13.0
   int runtime_version = 0;
 
   /// "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 50 MB L2; driver CUDA 13.0, runtime 13.0)".
@@ -101,13 +101,10 @@ class CudaStream {
 /// Enqueues the tutorial's copy kernel (16-byte loads and stores, one vector
 /// per thread, a byte-wise tail) copying @p bytes from @p in to @p out: the
 /// bandwidth ceiling every blur is measured against. Defined in copy.cu.
-void launch_copy_kernel(const std::uint8_t* in, std::uint8_t* out, std::size_t bytes,
-                        cudaStream_t stream);
+void launch_copy_kernel(const std::uint8_t* in, std::uint8_t* out, std::size_t bytes, cudaStream_t stream);
 
 /// How many blocks of @p block threads cover @p value items: the grid size
 /// that rounds the launch up to whole blocks.
-constexpr unsigned int div_up(unsigned int value, unsigned int block) {
-  return (value + block - 1) / block;
-}
+constexpr unsigned int div_up(unsigned int value, unsigned int block) { return (value + block - 1) / block; }
 
 }  // namespace gauss

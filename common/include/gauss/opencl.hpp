@@ -46,11 +46,11 @@ struct OpenClDeviceInfo {
   std::string driver;         ///< CL_DRIVER_VERSION
   bool is_gpu = false;
   int compute_units = 0;
-  std::size_t global_memory = 0;     ///< bytes
-  std::size_t global_cache = 0;      ///< CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, bytes
-  std::size_t local_memory = 0;      ///< bytes per work-group
-  std::size_t max_work_group = 0;    ///< CL_DEVICE_MAX_WORK_GROUP_SIZE
-  std::size_t max_buffer = 0;        ///< CL_DEVICE_MAX_MEM_ALLOC_SIZE
+  std::size_t global_memory = 0;   ///< bytes
+  std::size_t global_cache = 0;    ///< CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, bytes
+  std::size_t local_memory = 0;    ///< bytes per work-group
+  std::size_t max_work_group = 0;  ///< CL_DEVICE_MAX_WORK_GROUP_SIZE
+  std::size_t max_buffer = 0;      ///< CL_DEVICE_MAX_MEM_ALLOC_SIZE
 
   /// "NVIDIA H100 80GB HBM3 (NVIDIA CUDA; OpenCL 3.0 CUDA; driver 580.159.04)".
   std::string summary() const;
@@ -85,7 +85,7 @@ class OpenClSession {
 };
 
 /// If the environment variable GAUSS_DUMP_CL_BINARIES names a folder, writes
-/// @p program's binary there (PTX on NVIDIA) as <kernel file stem>.<options>.bin.
+/// @p program's binary there (PTX on NVIDIA), named after the kernel file and the build options.
 /// OpenClSession::build() calls it for every program.
 void dump_binary(const cl::Program& program, const OpenClSource& source, const std::string& options);
 

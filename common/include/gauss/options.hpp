@@ -18,17 +18,17 @@ inline constexpr const char* kBenchmarkSize = "6720x4480";
 
 /// Everything a chapter executable can be told.
 struct Options {
-  std::string input;                  ///< image file; empty: the bundled photo
-  std::string output;                 ///< PNG to write; empty: none
+  std::string input;   ///< image file; empty: the bundled photo
+  std::string output;  ///< PNG to write; empty: none
   ApiChoice api = ApiChoice::All;
-  int device = -1;                    ///< -1: the default (device 0, a GPU first)
+  int device = -1;  ///< -1: the default (device 0, a GPU first)
   bool list_devices = false;
   bool list_variants = false;
   std::vector<std::string> variants;  ///< empty: all
   BlurSpec blur;
   std::string size = kBenchmarkSize;  ///< "WxH", or "input" for the image's own size
   int repeat = 20;
-  bool repeat_given = false;          ///< --repeat was on the command line (no time budget then)
+  bool repeat_given = false;  ///< --repeat was on the command line (no time budget then)
   int warmup = 3;
   std::string csv;
   std::string json;
@@ -36,8 +36,8 @@ struct Options {
 
 /// What parse_options() asks the caller to do.
 enum class ParseOutcome {
-  Run,       ///< options are in place: go on
-  ExitOk,    ///< --help was printed: exit 0
+  Run,     ///< options are in place: go on
+  ExitOk,  ///< --help was printed: exit 0
 };
 
 /// Parses the command line into @p options. Prints --help itself. Throws

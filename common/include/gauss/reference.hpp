@@ -23,8 +23,8 @@ void blur_reference(const Image& in, Image& out, const BlurSpec& spec,
                     ReferenceMethod method = ReferenceMethod::Direct2D, int threads = 0);
 
 /// The same, returning a new image.
-Image blur_reference(const Image& in, const BlurSpec& spec,
-                     ReferenceMethod method = ReferenceMethod::Direct2D, int threads = 0);
+Image blur_reference(const Image& in, const BlurSpec& spec, ReferenceMethod method = ReferenceMethod::Direct2D,
+                     int threads = 0);
 
 /// Number of threads blur_reference() uses for @p threads = 0.
 int hardware_threads();

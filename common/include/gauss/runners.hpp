@@ -67,8 +67,8 @@ struct TimerComparison {
 
 /// Runs a CPU variant: the host clock, runs without warm-up (the first run is
 /// as warm as the others on a CPU), output poisoned first.
-VariantResult run_cpu_variant(const Variant& variant, const Image& input, const Image& reference,
-                              const BlurSpec& blur, const RunSettings& settings);
+VariantResult run_cpu_variant(const Variant& variant, const Image& input, const Image& reference, const BlurSpec& blur,
+                              const RunSettings& settings);
 
 /// How many input/output buffer pairs a GPU runner rotates through: enough
 /// to cover max(3 x @p cache_bytes, 256 MiB), at most 32, and at most a
@@ -88,12 +88,10 @@ class OpenClRunner {
 
   /// Sets up, runs, times and checks one OpenCL variant. Errors (a failed
   /// build, a failed enqueue) end up in VariantResult::error.
-  VariantResult run(const Variant& variant, const BlurSpec& blur, const Image& reference,
-                    const RunSettings& settings);
+  VariantResult run(const Variant& variant, const BlurSpec& blur, const Image& reference, const RunSettings& settings);
 
   /// The three clocks of TimerComparison around the same variant's launches.
-  TimerComparison compare_timers(const Variant& variant, const BlurSpec& blur,
-                                 const RunSettings& settings);
+  TimerComparison compare_timers(const Variant& variant, const BlurSpec& blur, const RunSettings& settings);
 
   int sets() const;
 
@@ -114,11 +112,9 @@ class CudaRunner {
   /// The bandwidth ceiling: the copy kernel (copy.cu) on the same bytes.
   VariantResult copy(const RunSettings& settings);
   /// Sets up, runs, times and checks one CUDA variant.
-  VariantResult run(const Variant& variant, const BlurSpec& blur, const Image& reference,
-                    const RunSettings& settings);
+  VariantResult run(const Variant& variant, const BlurSpec& blur, const Image& reference, const RunSettings& settings);
   /// The three clocks of TimerComparison around the same variant's launches.
-  TimerComparison compare_timers(const Variant& variant, const BlurSpec& blur,
-                                 const RunSettings& settings);
+  TimerComparison compare_timers(const Variant& variant, const BlurSpec& blur, const RunSettings& settings);
 
   int sets() const;
 

@@ -38,11 +38,11 @@ struct ResultRow {
   double median_ms = 0;
   double min_ms = 0;
   double max_ms = 0;
-  double gbps = 0;                      ///< effective GB/s (10^9 B/s) of the median run
+  double gbps = 0;                        ///< effective GB/s (10^9 B/s) of the median run
   std::optional<double> percent_of_copy;  ///< GB/s over the same API's copy GB/s, in %
   std::optional<double> speedup;          ///< baseline median over this median
-  double max_diff = 0;                  ///< against the reference, in levels
-  std::size_t differing = 0;            ///< values that differ from the reference at all
+  double max_diff = 0;                    ///< against the reference, in levels
+  std::size_t differing = 0;              ///< values that differ from the reference at all
   double psnr_db = 0;
   bool ok = false;
   std::string status;  ///< "ok", "MISMATCH", "ERROR", "ceiling"
@@ -51,8 +51,8 @@ struct ResultRow {
 /// What the run was: written at the top of the JSON file and in every CSV row.
 struct RunInfo {
   std::string chapter;
-  std::string date;     ///< ISO 8601, UTC
-  std::string image;    ///< "images/astronaut.png as gray, resampled to 6720x4480"
+  std::string date;   ///< ISO 8601, UTC
+  std::string image;  ///< "images/astronaut.png as gray, resampled to 6720x4480"
   int width = 0;
   int height = 0;
   int channels = 1;

@@ -46,7 +46,7 @@ using CudaSetup = std::function<CudaLaunch(const Problem& problem)>;
 
 /// One way of computing the blur.
 struct Variant {
-  std::string name;         ///< short and stable: "naive", "cpu_single"; tables, CSV, tests use it
+  std::string name;  ///< short and stable: "naive", "cpu_single"; tables, CSV, tests use it
   Api api = Api::Cpu;
   std::string description;  ///< one line for --list-variants and the README
   int tolerance = 0;        ///< accepted difference from the reference, in levels
