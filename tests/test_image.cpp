@@ -26,9 +26,9 @@ std::string data_file(const std::string& name) { return std::string(GAUSS_TEST_D
 
 }  // namespace
 
-TEST_CASE("PNG round trip keeps every byte, gray and RGBA", "[image]") {
+TEST_CASE("PNG round trip keeps every byte, gray, RGB and RGBA", "[image]") {
   const fs::path dir = scratch("round_trip");
-  for (PixelFormat format : {PixelFormat::Gray, PixelFormat::Rgba}) {
+  for (PixelFormat format : {PixelFormat::Gray, PixelFormat::Rgb, PixelFormat::Rgba}) {
     const Image original = gauss::test::random_image(37, 23, format);
     const std::string path = (dir / "image.png").string();
     gauss::save_png(original, path);
@@ -79,6 +79,11 @@ TEST_CASE("colour conversions: integer Rec. 601 luma, replicated gray, opaque al
   CHECK(back.at(0, 0, 1) == 76);
   CHECK(back.at(0, 0, 2) == 76);
   CHECK(back.at(0, 0, 3) == 255);
+  const Image rgb = gauss::convert(rgba, PixelFormat::Rgb);  // alpha dropped, colours kept
+  CHECK(rgb.pitch == 9);
+  CHECK(rgb.at(1, 0, 1) == 255);
+  CHECK(gauss::convert(rgb, PixelFormat::Rgba).at(2, 0, 3) == 255);
+  CHECK(gauss::convert(rgb, PixelFormat::Gray).pixels == gray.pixels);
 }
 
 TEST_CASE("the bundled photos load in both formats", "[image]") {
@@ -87,9 +92,12 @@ TEST_CASE("the bundled photos load in both formats", "[image]") {
     const gauss::ImageFileInfo info = gauss::probe_image(path);
     const Image gray = gauss::load_image(path, PixelFormat::Gray);
     const Image rgba = gauss::load_image(path, PixelFormat::Rgba);
+    const Image rgb = gauss::load_image(path, PixelFormat::Rgb);
     CHECK(gray.width == info.width);
     CHECK(rgba.height == info.height);
     CHECK(rgba.pitch == 4 * info.width);
+    CHECK(rgb.pitch == 3 * info.width);
+    CHECK(gauss::convert(rgba, PixelFormat::Rgb).pixels == rgb.pixels);
   }
 }
 

@@ -58,7 +58,7 @@ TEST_CASE("clamp-to-edge: a ramp's first pixels (checked by hand)", "[reference]
 }
 
 TEST_CASE("every method and thread count gives the same bytes", "[reference]") {
-  for (PixelFormat format : {PixelFormat::Gray, PixelFormat::Rgba})
+  for (PixelFormat format : {PixelFormat::Gray, PixelFormat::Rgb, PixelFormat::Rgba})
     for (const BlurSpec blur : {BlurSpec{1.0, 2}, BlurSpec{3.0, 9}, BlurSpec{0.7, 1}}) {
       const Image input = gauss::test::random_image(131, 67, format);
       const Image direct1 = gauss::blur_reference(input, blur, ReferenceMethod::Direct2D, 1);
@@ -94,7 +94,7 @@ TEST_CASE("RGBA: channels are independent and alpha is carried through", "[refer
 TEST_CASE("the CPU reference still reproduces every golden image exactly", "[reference][golden]") {
   const std::string images = gauss::test::images_dir();
   const auto cases = gauss::golden_cases();
-  REQUIRE(cases.size() == 16);
+  REQUIRE(cases.size() == 24);
   for (const gauss::GoldenCase& c : cases) {
     const Image input = gauss::load_image(c.photo_path(images), c.format);
     const Image golden = gauss::load_image(c.golden_path(images), c.format);

@@ -65,8 +65,8 @@ struct CudaRunner::State {
     for (CudaBuffer& out : outputs) out.upload(poison.pixels.data(), poison.bytes());
   }
 
-  Image read_output(int set) const {
-    Image output = Image::make(input.width, input.height, input.format());
+  Image read_output(int set, const Image& like) const {
+    Image output = Image::make(like.width, like.height, like.format());
     outputs[static_cast<std::size_t>(set)].download(output.pixels.data(), output.bytes());
     return output;
   }

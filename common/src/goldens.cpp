@@ -8,7 +8,8 @@ std::string GoldenCase::name() const {
   const std::string stem = photo.substr(0, photo.rfind('.'));
   char blur_part[64];
   std::snprintf(blur_part, sizeof blur_part, "_s%g_r%d", blur.sigma, blur.radius);
-  return stem + (format == PixelFormat::Gray ? "_gray" : "_rgba") + blur_part;
+  const char* format_part = format == PixelFormat::Gray ? "_gray" : format == PixelFormat::Rgb ? "_rgb" : "_rgba";
+  return stem + format_part + blur_part;
 }
 
 std::string GoldenCase::golden_path(const std::string& images_dir) const {
@@ -20,7 +21,7 @@ std::string GoldenCase::photo_path(const std::string& images_dir) const { return
 std::vector<GoldenCase> golden_cases() {
   std::vector<GoldenCase> cases;
   for (const char* photo : {"astronaut.png", "camera.png", "chelsea.png", "coffee.png"})
-    for (PixelFormat format : {PixelFormat::Gray, PixelFormat::Rgba})
+    for (PixelFormat format : {PixelFormat::Gray, PixelFormat::Rgb, PixelFormat::Rgba})
       for (BlurSpec blur : {BlurSpec{1.0, 2}, BlurSpec{3.0, 9}}) cases.push_back({photo, format, blur});
   return cases;
 }

@@ -37,11 +37,48 @@ std::uint8_t luma(std::uint8_t r, std::uint8_t g, std::uint8_t b) {
   return static_cast<std::uint8_t>((299 * r + 587 * g + 114 * b + 500) / 1000);
 }
 
+// Writes one pixel given as R, G, B, A into @p q, laid out as @p format.
+void store_pixel(std::uint8_t* q, PixelFormat format, std::uint8_t r, std::uint8_t g, std::uint8_t b, std::uint8_t a) {
+  switch (format) {
+    case PixelFormat::Gray:
+      q[0] = luma(r, g, b);  // luma(v, v, v) == v: gray files stay as they are
+      break;
+    case PixelFormat::Rgba:
+      q[3] = a;
+      [[fallthrough]];
+    case PixelFormat::Rgb:
+      q[0] = r;
+      q[1] = g;
+      q[2] = b;
+      break;
+  }
+}
+
 }  // namespace
 
-int channels_of(PixelFormat format) { return format == PixelFormat::Rgba ? 4 : 1; }
+int channels_of(PixelFormat format) {
+  switch (format) {
+    case PixelFormat::Gray:
+      return 1;
+    case PixelFormat::Rgb:
+      return 3;
+    case PixelFormat::Rgba:
+      return 4;
+  }
+  return 1;
+}
 
-const char* name_of(PixelFormat format) { return format == PixelFormat::Rgba ? "RGBA" : "gray"; }
+const char* name_of(PixelFormat format) {
+  switch (format) {
+    case PixelFormat::Gray:
+      return "gray";
+    case PixelFormat::Rgb:
+      return "RGB";
+    case PixelFormat::Rgba:
+      return "RGBA";
+  }
+  return "?";
+}
 
 Image Image::make(int width, int height, PixelFormat format, std::uint8_t fill) {
   check_size(width, height, "the image");
@@ -121,15 +158,7 @@ Image load_image(const std::string& path, PixelFormat format) {
       const std::uint8_t g = channels >= 3 ? p[1] : p[0];
       const std::uint8_t b = channels >= 3 ? p[2] : p[0];
       const std::uint8_t a = channels == 4 ? p[3] : channels == 2 ? p[1] : 255;
-      if (format == PixelFormat::Gray) {
-        image.at(x, y) = channels >= 3 ? luma(r, g, b) : r;
-      } else {
-        std::uint8_t* q = &image.at(x, y);
-        q[0] = r;
-        q[1] = g;
-        q[2] = b;
-        q[3] = a;
-      }
+      store_pixel(&image.at(x, y), format, r, g, b, a);
     }
   }
   return image;
@@ -140,13 +169,10 @@ Image convert(const Image& image, PixelFormat format) {
   Image out = Image::make(image.width, image.height, format);
   for (int y = 0; y < image.height; ++y) {
     for (int x = 0; x < image.width; ++x) {
-      if (format == PixelFormat::Gray) {
-        out.at(x, y) = luma(image.at(x, y, 0), image.at(x, y, 1), image.at(x, y, 2));
-      } else {
-        const std::uint8_t v = image.at(x, y);
-        for (int c = 0; c < 3; ++c) out.at(x, y, c) = v;
-        out.at(x, y, 3) = 255;
-      }
+      const std::uint8_t* p = image.row(y) + static_cast<std::size_t>(x) * image.channels;
+      const bool gray = image.channels == 1;
+      store_pixel(&out.at(x, y), format, p[0], gray ? p[0] : p[1], gray ? p[0] : p[2],
+                  image.channels == 4 ? p[3] : 255);
     }
   }
   return out;

@@ -24,6 +24,7 @@ std::vector<int> clamped_columns(int width, int radius, int channels) {
   return offsets;
 }
 
+// Gray and RGB blur every channel; RGBA blurs R, G, B and carries alpha.
 int blurred_channels(const Image& image) { return image.channels == 4 ? 3 : image.channels; }
 
 // Rows [y0, y1) of the direct 2-D sum: (2r+1)^2 products per value.

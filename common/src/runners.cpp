@@ -120,8 +120,8 @@ struct OpenClRunner::State {
     return samples;
   }
 
-  Image read_output(int set) {
-    Image output = Image::make(input.width, input.height, input.format());
+  Image read_output(int set, const Image& like) {
+    Image output = Image::make(like.width, like.height, like.format());
     session.queue.enqueueReadBuffer(outputs[static_cast<std::size_t>(set)], CL_TRUE, 0, output.bytes(),
                                     output.pixels.data());
     return output;

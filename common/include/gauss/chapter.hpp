@@ -5,16 +5,47 @@
 /// Chapter::run(), which does the rest the same way in every chapter: options,
 /// the input photo, the CPU reference, the devices, the copy ceiling, timing,
 /// checking, the table, CSV/JSON and the output image.
+///
+/// Chapters whose lesson is not a list of blur variants (a sweep, a transfer
+/// experiment, a reduction) add sections: code that runs after the table with
+/// the same devices, image and options, and prints its own tables.
 #pragma once
 
+#include <deque>
+#include <functional>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
 #include "gauss/image.hpp"
+#include "gauss/options.hpp"
 #include "gauss/runners.hpp"
+#include "gauss/table.hpp"
 #include "gauss/variant.hpp"
 
 namespace gauss {
+
+struct CudaDeviceInfo;
+
+/// Computes a reference output from an input image (in the variant's format).
+using ReferenceFn = std::function<Image(const Image& input, const BlurSpec& blur)>;
+
+/// What a section gets to work with.
+struct SectionContext {
+  const Options& options;
+  const Image& input;            ///< the photo, in the chapter's format, at --size
+  const BlurSpec& blur;          ///< --sigma and --radius
+  OpenClSession* opencl;         ///< the OpenCL device in use, or null when OpenCL is not run
+  const CudaDeviceInfo* cuda;    ///< the CUDA device in use (current), or null when CUDA is not run
+  double opencl_copy_gbps;       ///< the copy ceiling measured on OpenCL (0 if not measured)
+  double cuda_copy_gbps;         ///< the copy ceiling measured on CUDA (0 if not measured)
+  std::ostream& out;             ///< where to print
+  std::vector<ResultRow>& rows;  ///< rows appended here go to --csv and --json too
+  bool failed = false;           ///< set it when a check fails: the program then exits with 1
+};
+
+/// A section: prints its own tables; sets SectionContext::failed on a failed check.
+using SectionFn = std::function<void(SectionContext& context)>;
 
 /// One chapter: a name, a title, the pixel format it blurs, and its variants.
 class Chapter {
@@ -23,11 +54,20 @@ class Chapter {
   Chapter(std::string name, std::string title, PixelFormat format = PixelFormat::Gray);
 
   /// Adds a CPU variant (checked with tolerance 0: it computes in double).
+  /// The reference stays valid: set Variant::format, reference or known_bug on it.
   Variant& add_cpu(std::string name, std::string description, CpuBlur blur);
   /// Adds an OpenCL variant (checked with kFloatTolerance).
   Variant& add_opencl(std::string name, std::string description, OpenClSetup setup);
   /// Adds a CUDA variant (checked with kFloatTolerance).
   Variant& add_cuda(std::string name, std::string description, CudaSetup setup);
+
+  /// Registers a reference other than the Gaussian blur (a recursive filter,
+  /// a transpose), for variants that set Variant::reference to @p name.
+  void add_reference(std::string name, std::string description, ReferenceFn reference);
+
+  /// Adds a section, run after the table when no --variant is given or when
+  /// --variant names it. Sections run in the order they were added.
+  void add_section(std::string name, std::string title, SectionFn section);
 
   /// The variant the speed-up column divides by (default: the first CPU variant).
   void set_baseline(std::string name) { baseline_ = std::move(name); }
@@ -39,22 +79,43 @@ class Chapter {
   /// The variant called @p name on @p api, or nullptr.
   const Variant* find(const std::string& name, Api api) const;
 
+  /// The reference output of @p variant for @p input: the Gaussian blur of
+  /// blur.hpp in double precision, or the chapter reference it names.
+  Image reference_for(const Variant& variant, const Image& input, const BlurSpec& blur) const;
+
+  /// The pixel format @p variant reads and writes.
+  PixelFormat format_of(const Variant& variant) const { return variant.format.value_or(format_); }
+
   const std::string& name() const { return name_; }
+  const std::string& title() const { return title_; }
   PixelFormat format() const { return format_; }
-  const std::vector<Variant>& variants() const { return variants_; }
+  const std::deque<Variant>& variants() const { return variants_; }
 
   /// The whole program: parse @p argv, run, report. Returns the exit status
   /// (ExitStatus): 0 all match, 1 a variant does not, 2 bad usage or input.
   int run(int argc, const char* const* argv) const;
 
  private:
+  struct Reference {
+    std::string name;
+    std::string description;
+    ReferenceFn compute;
+  };
+  struct Section {
+    std::string name;
+    std::string title;
+    SectionFn run;
+  };
+
   Variant& add(Variant variant);
   int run_checked(int argc, const char* const* argv) const;
 
   std::string name_;
   std::string title_;
   PixelFormat format_;
-  std::vector<Variant> variants_;
+  std::deque<Variant> variants_;  // a deque: add_*() hands out references that stay valid
+  std::vector<Reference> references_;
+  std::vector<Section> sections_;
   std::string baseline_;
   std::string timer_lesson_;
 };

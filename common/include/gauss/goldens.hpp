@@ -25,7 +25,7 @@ struct GoldenCase {
   std::string photo_path(const std::string& images_dir) const;
 };
 
-/// Every stored case: the four photos, gray and RGBA, at the default blur
+/// Every stored case: the four photos, gray, RGB and RGBA, at the default blur
 /// (sigma 1, radius 2) and at a larger one (sigma 3, radius 9).
 std::vector<GoldenCase> golden_cases();
 

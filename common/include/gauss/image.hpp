@@ -10,15 +10,16 @@
 
 namespace gauss {
 
-/// The two pixel layouts the chapters blur.
+/// The pixel layouts the chapters blur.
 enum class PixelFormat {
   Gray,  ///< one byte per pixel
+  Rgb,   ///< three bytes per pixel: R, G, B (24-bit, rows not a multiple of 4 bytes)
   Rgba,  ///< four bytes per pixel: R, G, B, A
 };
 
-/// Bytes per pixel of a format (1 or 4).
+/// Bytes per pixel of a format (1, 3 or 4).
 int channels_of(PixelFormat format);
-/// "gray" or "RGBA".
+/// "gray", "RGB" or "RGBA".
 const char* name_of(PixelFormat format);
 
 /// Largest accepted image: 65536 pixels a side and 2^28 pixels (1 GiB as RGBA).
@@ -29,7 +30,7 @@ inline constexpr std::size_t kMaxImagePixels = std::size_t{1} << 28;
 struct ImageGeometry {
   int width = 0;
   int height = 0;
-  int channels = 1;  ///< 1 (gray) or 4 (RGBA)
+  int channels = 1;  ///< 1 (gray), 3 (RGB) or 4 (RGBA)
   int pitch = 0;     ///< bytes from one row to the next (>= width * channels)
 
   /// Bytes the image occupies: pitch * height.
@@ -40,7 +41,7 @@ struct ImageGeometry {
 struct Image {
   int width = 0;
   int height = 0;
-  int channels = 1;  ///< 1 (gray) or 4 (RGBA)
+  int channels = 1;  ///< 1 (gray), 3 (RGB) or 4 (RGBA)
   int pitch = 0;     ///< bytes per row
   std::vector<std::uint8_t> pixels;
 
@@ -48,7 +49,9 @@ struct Image {
   /// Throws InputError for sizes outside 1..kMaxImageSide or above kMaxImagePixels.
   static Image make(int width, int height, PixelFormat format, std::uint8_t fill = 0);
 
-  PixelFormat format() const { return channels == 4 ? PixelFormat::Rgba : PixelFormat::Gray; }
+  PixelFormat format() const {
+    return channels == 4 ? PixelFormat::Rgba : channels == 3 ? PixelFormat::Rgb : PixelFormat::Gray;
+  }
   ImageGeometry geometry() const { return {width, height, channels, pitch}; }
   std::size_t bytes() const { return pixels.size(); }
   std::uint8_t* row(int y) { return pixels.data() + static_cast<std::size_t>(y) * pitch; }
@@ -70,12 +73,13 @@ struct ImageFileInfo {
 /// a size beyond kMaxImageSide / kMaxImagePixels.
 ImageFileInfo probe_image(const std::string& path);
 
-/// Loads an image file and converts it to @p format (RGB to gray uses
-/// integer Rec. 601 luma; gray to RGBA replicates; missing alpha is 255).
+/// Loads an image file and converts it to @p format (colour to gray uses
+/// integer Rec. 601 luma; gray to colour replicates; missing alpha is 255;
+/// alpha is dropped for RGB).
 /// Throws InputError as probe_image() does, and for corrupt or truncated data.
 Image load_image(const std::string& path, PixelFormat format);
 
-/// Converts between gray and RGBA (same rules as load_image()).
+/// Converts between gray, RGB and RGBA (same rules as load_image()).
 Image convert(const Image& image, PixelFormat format);
 
 /// Resamples to width x height (stb_image_resize, Mitchell/Catmull-Rom filters).

@@ -15,9 +15,9 @@ enum class ReferenceMethod {
 };
 
 /// Blurs @p in into @p out (same size and format; reallocated if not) with
-/// the blur of blur.hpp in double precision. Gray images are blurred; RGBA
-/// images have R, G and B blurred independently and alpha copied from the
-/// input pixel. @p threads = 0 uses every hardware thread, 1 runs on the
+/// the blur of blur.hpp in double precision. Gray and RGB images have every
+/// channel blurred independently; RGBA images have R, G and B blurred and
+/// alpha copied from the input pixel. @p threads = 0 uses every hardware thread, 1 runs on the
 /// calling thread only. Every method and thread count gives the same bytes.
 void blur_reference(const Image& in, Image& out, const BlurSpec& spec,
                     ReferenceMethod method = ReferenceMethod::Direct2D, int threads = 0);

@@ -11,7 +11,8 @@
 ///     together are several times the device's last-level cache, so that
 ///     repeated runs read DRAM, not the cache left warm by the run before;
 ///  5. read back the output of the last timed run and compare it with the
-///     reference.
+///     reference. The output is shaped like the reference, which may differ
+///     from the input (a transpose is height x width) but is never larger.
 #pragma once
 
 #include <cstddef>

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,8 @@ using CudaLaunch = std::function<void(const std::uint8_t* in, std::uint8_t* out,
 /// A CUDA set-up: choose the launch shape, return the launch.
 using CudaSetup = std::function<CudaLaunch(const Problem& problem)>;
 
-/// One way of computing the blur.
+/// One way of computing the blur (or, in a chapter that registers other
+/// references, whatever that reference computes).
 struct Variant {
   std::string name;  ///< short and stable: "naive", "cpu_single"; tables, CSV, tests use it
   Api api = Api::Cpu;
@@ -53,6 +55,16 @@ struct Variant {
   CpuBlur cpu;              ///< set for Api::Cpu
   OpenClSetup opencl;       ///< set for Api::OpenCL
   CudaSetup cuda;           ///< set for Api::Cuda
+
+  /// The layout of the images it reads and writes; unset: the chapter's.
+  std::optional<PixelFormat> format;
+  /// The chapter reference its output is checked against (Chapter::add_reference);
+  /// empty: the Gaussian blur of blur.hpp.
+  std::string reference;
+  /// Non-empty for a deliberately broken variant kept to teach a bug: it must
+  /// NOT match the reference. Its mismatch is flagged in the table but does
+  /// not fail the run; a match does ("UNEXPECTED MATCH"). Says what the bug is.
+  std::string known_bug;
 };
 
 /// Accepted difference of a float-accumulating GPU kernel from the double
