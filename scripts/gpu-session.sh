@@ -84,13 +84,23 @@ fi
 
 note "Nsight Compute on the CUDA kernels (clocks left alone)"
 for chapter in "${chapters[@]}"; do
-  ncu --clock-control none --kernel-name regex:blur --launch-skip 1 --launch-count 3 \
+  ncu --clock-control none --kernel-name regex:"${NCU_KERNELS:-blur}" --launch-skip 1 --launch-count 3 \
     --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
     --section WarpStateStats --section ComputeWorkloadAnalysis --section InstructionStats \
     "build-gpu/bin/$chapter" --api cuda --repeat 2 --warmup 1 > "$logs/ncu.$chapter.txt" 2>&1
   echo "ncu $chapter: exit $?" | tee -a "$summary"
   grep -E "^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|L1/TEX Hit Rate|L2 Hit Rate|Achieved Occupancy|Compute \(SM\) Throughput|Registers Per Thread" \
     "$logs/ncu.$chapter.txt" | head -60 >> "$summary"
+done
+
+note "chapter-specific measurements (chapters/*/gpu-extra.sh)"
+for chapter in "${chapters[@]}"; do
+  extra="chapters/$chapter/gpu-extra.sh"
+  [ -x "$extra" ] || continue
+  mkdir -p "$logs/$chapter.extra"
+  # Called as: gpu-extra.sh <build dir> <folder for its logs>; what it prints goes to the summary.
+  "$extra" build-gpu "$logs/$chapter.extra" >> "$summary" 2>&1
+  echo "$extra: exit $?" | tee -a "$summary"
 done
 
 note "SASS and OpenCL binaries"

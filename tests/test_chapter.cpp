@@ -84,10 +84,13 @@ TEST_CASE("sections run after the table and can fail the run", "[chapter]") {
     CHECK(c.input.width == 45);
     c.out << "section output\n";
   });
-  chapter.add_section("fails", "a section whose check fails", [&](gauss::SectionContext& c) {
-    ++ran;
-    c.failed = true;
-  });
+  chapter.add_section(
+      "fails", "a section whose check fails",
+      [&](gauss::SectionContext& c) {
+        ++ran;
+        c.failed = true;
+      },
+      Chapter::SectionRuns::OnRequest);
   std::string printed;
   CHECK(run(chapter, {"--variant", "passes", "--api", "opencl"}, printed) == gauss::kExitOk);
   CHECK(ran == 1);
@@ -95,6 +98,8 @@ TEST_CASE("sections run after the table and can fail the run", "[chapter]") {
   CHECK_THAT(printed, Catch::Contains("section output"));
   CHECK(run(chapter, {"--variant", "fails", "--api", "opencl"}, printed) == gauss::kExitMismatch);
   CHECK(ran == 2);
+  CHECK(run(chapter, {"--api", "opencl"}, printed) == gauss::kExitOk);  // "fails" runs only on request
+  CHECK(ran == 3);
 
   std::ostringstream names;
   std::streambuf* saved = std::cout.rdbuf(names.rdbuf());

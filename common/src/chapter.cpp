@@ -181,8 +181,8 @@ void Chapter::add_reference(std::string name, std::string description, Reference
   references_.push_back({std::move(name), std::move(description), std::move(reference)});
 }
 
-void Chapter::add_section(std::string name, std::string title, SectionFn section) {
-  sections_.push_back({std::move(name), std::move(title), std::move(section)});
+void Chapter::add_section(std::string name, std::string title, SectionFn section, SectionRuns runs) {
+  sections_.push_back({std::move(name), std::move(title), std::move(section), runs});
 }
 
 const Variant* Chapter::find(const std::string& name, Api api) const {
@@ -252,8 +252,11 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
   };
   auto selected = [&](const Variant& v) { return named(v.name) && api_chosen(v.api); };
   std::vector<const Section*> sections;
-  for (const Section& section : sections_)
-    if (named(section.name)) sections.push_back(&section);
+  for (const Section& section : sections_) {
+    const bool asked = std::find(options.variants.begin(), options.variants.end(), section.name) !=
+                       options.variants.end();
+    if (asked || (options.variants.empty() && section.runs == SectionRuns::ByDefault)) sections.push_back(&section);
+  }
   // Sections may use any API the options allow.
   auto wants = [&](Api api) {
     return (api != Api::Cpu && !sections.empty() && api_chosen(api)) ||

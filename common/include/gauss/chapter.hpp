@@ -65,9 +65,17 @@ class Chapter {
   /// a transpose), for variants that set Variant::reference to @p name.
   void add_reference(std::string name, std::string description, ReferenceFn reference);
 
-  /// Adds a section, run after the table when no --variant is given or when
-  /// --variant names it. Sections run in the order they were added.
-  void add_section(std::string name, std::string title, SectionFn section);
+  /// When a section runs without being asked for by name.
+  enum class SectionRuns {
+    ByDefault,   ///< when no --variant is given, and when --variant names it
+    OnRequest,   ///< only when --variant names it: long sweeps, whose work does
+                 ///< not shrink with --size (simulators and sanitizers run the
+                 ///< default set on tiny images)
+  };
+
+  /// Adds a section, run after the table. Sections run in the order added.
+  void add_section(std::string name, std::string title, SectionFn section,
+                   SectionRuns runs = SectionRuns::ByDefault);
 
   /// The variant the speed-up column divides by (default: the first CPU variant).
   void set_baseline(std::string name) { baseline_ = std::move(name); }
@@ -105,6 +113,7 @@ class Chapter {
     std::string name;
     std::string title;
     SectionFn run;
+    SectionRuns runs;
   };
 
   Variant& add(Variant variant);
