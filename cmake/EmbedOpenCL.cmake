@@ -12,7 +12,9 @@ set(header "// Generated from ${DISPLAY} by cmake/EmbedOpenCL.cmake: edit the .c
 #include \"gauss/opencl_source.hpp\"
 
 namespace gauss::embedded {
-inline constexpr OpenClSource ${SYMBOL}{\"${DISPLAY}\", R\"gauss_cl(${text})gauss_cl\"};
+// constexpr at namespace scope: internal linkage, so two chapters linked into one
+// program (the capstone) may embed files of the same name.
+constexpr OpenClSource ${SYMBOL}{\"${DISPLAY}\", R\"gauss_cl(${text})gauss_cl\"};
 }  // namespace gauss::embedded
 ")
 # Write only when the text changed, so that an unchanged kernel rebuilds nothing.

@@ -53,9 +53,11 @@ VariantResult run_once(const Chapter& chapter, const std::string& name, Api api,
 }
 
 void check_on_goldens(const Chapter& chapter, const std::string& variant, Api api, const std::vector<BlurSpec>& blurs) {
+  const Variant* v = chapter.find(variant, api);
+  REQUIRE(v != nullptr);
   int checked = 0;
   for (const GoldenCase& c : golden_cases()) {
-    if (c.format != chapter.format()) continue;
+    if (c.format != chapter.format_of(*v)) continue;
     bool wanted = blurs.empty();
     for (const BlurSpec& b : blurs) wanted = wanted || same_blur(b, c.blur);
     if (!wanted) continue;
@@ -74,10 +76,12 @@ void check_on_goldens(const Chapter& chapter, const std::string& variant, Api ap
 
 void check_on_awkward_sizes(const Chapter& chapter, const std::string& variant, Api api,
                             const std::vector<BlurSpec>& blurs) {
+  const Variant* v = chapter.find(variant, api);
+  REQUIRE(v != nullptr);
   for (const BlurSpec& blur : blurs) {
     for (const ImageSize size : awkward_sizes()) {
-      const Image input = random_image(size.width, size.height, chapter.format());
-      const Image reference = blur_reference(input, blur);
+      const Image input = random_image(size.width, size.height, chapter.format_of(*v));
+      const Image reference = chapter.reference_for(*v, input, blur);
       const VariantResult result = run_once(chapter, variant, api, input, blur, reference);
       INFO(chapter.name() << " " << variant << " (" << name_of(api) << ") at " << to_string(size) << ", "
                           << describe(blur) << ", random image seed " << kSeed << ": "

@@ -11,14 +11,15 @@
 
 namespace gauss::test {
 
-/// Runs @p variant on every golden photo of @p format and blur in @p blurs
-/// (empty: every golden blur) and requires it to match the golden output
-/// within the variant's tolerance.
+/// Runs @p variant on every golden photo of its pixel format and blur in
+/// @p blurs (empty: every golden blur) and requires it to match the golden
+/// output within the variant's tolerance.
 void check_on_goldens(const Chapter& chapter, const std::string& variant, Api api,
                       const std::vector<BlurSpec>& blurs = {});
 
-/// Runs @p variant on seeded random images of every awkward size, for each
-/// blur in @p blurs, and requires it to match the CPU reference.
+/// Runs @p variant on seeded random images (in its pixel format) of every
+/// awkward size, for each blur in @p blurs, and requires it to match its
+/// reference (Chapter::reference_for: the Gaussian, or the chapter's own).
 void check_on_awkward_sizes(const Chapter& chapter, const std::string& variant, Api api,
                             const std::vector<BlurSpec>& blurs);
 
