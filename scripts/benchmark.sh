@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The tutorial-wide benchmark: every chapter's variants at the benchmark size
+# (6720x4480, the default) on the chosen device, collected into
+# results/<device>.csv, plotted into results/<device>.png (% of the copy
+# bandwidth per step, both APIs), and the results table in README.md
+# regenerated between its markers.
+#
+#   scripts/benchmark.sh                 # device 0 of each API (a GPU first)
+#   scripts/benchmark.sh --device 1      # any option every chapter takes
+#
+# Needs python3 with matplotlib (Debian: python3-matplotlib) for the plot and
+# the table; the runs themselves need only the build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/env.sh
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > /dev/null
+cmake --build build -j "$jobs" > /dev/null
+
+runs=$(mktemp -d)
+trap 'rm -rf "$runs"' EXIT
+for chapter in build/bin/[0-9][0-9]_*; do
+  name=$(basename "$chapter")
+  echo "=== $name"
+  # A chapter that reports a mismatch still has timings worth keeping; the
+  # report marks its rows.
+  "$chapter" --json "$runs/$name.json" "$@" | grep -E "^(OpenCL|CUDA):|ok|MISMATCH|ERROR" || true
+done
+
+commit=$(git rev-parse --short HEAD 2> /dev/null || echo unknown)
+if [ -n "$(git status --porcelain 2> /dev/null)" ]; then commit="$commit-dirty"; fi
+python3 scripts/benchmark_report.py --commit "$commit" --results results --readme README.md "$runs"/*.json
