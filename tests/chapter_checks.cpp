@@ -68,6 +68,7 @@ void check_on_goldens(const Chapter& chapter, const std::string& variant, Api ap
     INFO(chapter.name() << " " << variant << " (" << name_of(api) << ") on " << c.name() << ": "
                         << (result.error.empty() ? result.comparison.summary() : result.error));
     CHECK(result.error.empty());
+    CHECK(result.skipped.empty());
     CHECK(result.comparison.matches());
     ++checked;
   }
@@ -87,6 +88,7 @@ void check_on_awkward_sizes(const Chapter& chapter, const std::string& variant, 
                           << describe(blur) << ", random image seed " << kSeed << ": "
                           << (result.error.empty() ? result.comparison.summary() : result.error));
       CHECK(result.error.empty());
+      CHECK(result.skipped.empty());
       CHECK(result.comparison.matches());
     }
   }

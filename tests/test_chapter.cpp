@@ -108,3 +108,16 @@ TEST_CASE("sections run after the table and can fail the run", "[chapter]") {
   std::cout.rdbuf(saved);
   CHECK(names.str() == "blur\npasses\nfails\n");
 }
+
+TEST_CASE("a variant the device cannot run is skipped with its reason, not failed", "[chapter]") {
+  Chapter chapter("test", "a test chapter");
+  chapter.add_cpu("blur", "the blur", blur);
+  chapter.add_cpu("impossible", "needs what this device lacks", [](const Image&, Image&, const gauss::BlurSpec&) {
+    throw gauss::Unsupported("this device has no such feature");
+  });
+  std::string printed;
+  CHECK(run(chapter, {"--api", "opencl", "--variant", "blur", "--variant", "impossible"}, printed) == gauss::kExitOk);
+  CHECK_THAT(printed, Catch::Contains("impossible (CPU): skipped: this device has no such feature"));
+  // A result that was skipped never compared anything: it cannot count as a match.
+  CHECK_FALSE(gauss::Comparison{}.matches());
+}

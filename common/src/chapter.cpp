@@ -73,8 +73,10 @@ struct ApiRun {
   std::vector<const Variant*> variants;  // results[i] is variants[i]'s
 };
 
-// A variant kept to teach a bug behaves as intended when it does NOT match.
+// A variant kept to teach a bug behaves as intended when it does NOT match;
+// a variant the device cannot run (skipped) is not a failure.
 bool behaved(const VariantResult& result, const Variant* variant) {
+  if (!result.skipped.empty()) return true;
   if (variant == nullptr || variant->known_bug.empty()) return result.ok();
   return result.error.empty() && !result.comparison.matches();
 }
@@ -86,7 +88,7 @@ ResultRow make_row(const VariantResult& result, const Variant* variant, const st
   row.variant = result.name;
   row.api = name_of(result.api);
   row.device = device;
-  row.runs = result.error.empty() ? result.time.runs() : 0;
+  row.runs = result.ran() ? result.time.runs() : 0;
   row.median_ms = result.time.median_ms;
   row.min_ms = result.time.min_ms;
   row.max_ms = result.time.max_ms;
@@ -96,7 +98,9 @@ ResultRow make_row(const VariantResult& result, const Variant* variant, const st
   row.psnr_db = result.comparison.psnr_db;
   row.ok = behaved(result, variant);
   const bool known_bug = variant != nullptr && !variant->known_bug.empty();
-  if (!result.error.empty()) {
+  if (!result.skipped.empty()) {
+    row.status = "skipped";
+  } else if (!result.error.empty()) {
     row.status = "ERROR";
   } else if (!result.comparison.matches()) {
     row.status = known_bug ? "MISMATCH (known bug)" : "MISMATCH";
@@ -476,6 +480,10 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
     for (const auto& [r, v] : all) {
       const bool known_bug = v != nullptr && !v->known_bug.empty();
       if (!behaved(*r, v)) all_ok = false;
+      if (!r->skipped.empty()) {
+        std::cout << '\n' << r->name << " (" << name_of(r->api) << "): skipped: " << r->skipped << '\n';
+        continue;
+      }
       if (r->ok() && !known_bug) continue;
       std::cout << '\n' << r->name << " (" << name_of(r->api) << "): ";
       if (!r->error.empty()) {
@@ -566,7 +574,7 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
     const VariantResult* chosen = nullptr;
     for (const ApiRun& run : runs)
       for (const VariantResult& r : run.results)
-        if (r.error.empty() && !r.output.pixels.empty()) chosen = &r;  // the last one run
+        if (r.ran() && !r.output.pixels.empty()) chosen = &r;  // the last one run
     if (chosen == nullptr) {
       std::cerr << name_ << ": no variant produced an image: " << options.output << " not written\n";
     } else {

@@ -31,6 +31,8 @@ VariantResult measure(State& state, Api api, const std::string& name, Setup&& se
     result.time = summarize(state.timed_runs(launch, settings, last_set));
     result.output = state.read_output(last_set, expected);
     result.comparison = compare_images(result.output, expected, tolerance);
+  } catch (const Unsupported& reason) {
+    result.skipped = reason.what();
   } catch (const cl::Error& error) {  // its what() is only the call's name
     result.error = describe(error);
   } catch (const std::exception& error) {

@@ -66,6 +66,8 @@ VariantResult run_cpu_variant(const Variant& variant, const Image& input, const 
     result.time = summarize(std::move(samples));
     result.comparison = compare_images(output, reference, variant.tolerance);
     result.output = std::move(output);
+  } catch (const Unsupported& reason) {
+    result.skipped = reason.what();
   } catch (const std::exception& error) {
     result.error = error.what();
   }

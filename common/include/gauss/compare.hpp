@@ -31,8 +31,9 @@ struct Comparison {
   std::vector<ValueDiff> first;    ///< the first few values over the tolerance, in raster order
   double psnr_db = 0;              ///< peak signal-to-noise ratio; infinite for identical images
 
-  /// True when the shapes agree and no value is over the tolerance.
-  bool matches() const { return same_shape && over_tolerance == 0; }
+  /// True when the shapes agree, values were compared, and none is over the
+  /// tolerance. (A comparison that never ran compares no values: no match.)
+  bool matches() const { return same_shape && values > 0 && over_tolerance == 0; }
   /// One line: "max diff 1, 37 of 30105600 values differ" or where it fails.
   std::string summary() const;
 };

@@ -22,6 +22,15 @@ class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Thrown by a variant's set-up when the device cannot run it at all (a
+/// work-group larger than the kernel allows on this device, a missing
+/// feature). The variant is reported as skipped, with this reason, and does
+/// not fail the run: it is not wrong, it is not possible here.
+class Unsupported : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// A failed OpenCL or CUDA call while running a variant. The message names
 /// the call, the error and what to do about it.
 class ApiError : public std::runtime_error {

@@ -51,8 +51,12 @@ struct VariantResult {
   Image output;                 ///< what the last timed run wrote
   Comparison comparison;        ///< output against the reference
   std::string error;            ///< set when set-up or a run failed; the message says why
+  std::string skipped;          ///< set when the device cannot run the variant (Unsupported); says why
 
-  bool ok() const { return error.empty() && comparison.matches(); }
+  /// Ran and matched, or could not run here (skipped is not a failure).
+  bool ok() const { return !skipped.empty() || (error.empty() && comparison.matches()); }
+  /// Ran, and produced timings and an output.
+  bool ran() const { return skipped.empty() && error.empty(); }
   /// Effective bandwidth of the median run, GB/s (10^9 bytes/s).
   double gbps() const { return gigabytes_per_second(bytes_moved, time.median_ms); }
 };
