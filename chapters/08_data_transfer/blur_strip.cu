@@ -1,0 +1,53 @@
+// Chapter 08: chapter 01's naive blur, for a strip of output rows.
+//
+// OpenCL launches chapter 01's kernel unchanged on a strip through the global
+// work offset (get_global_id(1) starts at the strip's first row). CUDA has no
+// such offset: blockIdx and threadIdx start at zero in every launch, so the
+// strip's first row must come in as a parameter. That is the only change from
+// ../01_naive/blur_naive.cu; everything that reads memory is the same.
+#include <cstdint>
+
+#include "blur_strip.cuh"
+#include "gauss/radius.hpp"
+
+namespace {
+
+template <int RADIUS>
+__global__ void blur_strip(const std::uint8_t* in, std::uint8_t* out, int width, int height, int pitch,
+                           gauss::GaussTaps taps, int row0, int row_end) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = row0 + blockIdx.y * blockDim.y + threadIdx.y;  // the offset OpenCL gives for free
+  // The bounds guard, against the strip's end: rows past it belong to the
+  // next strip, whose input rows may not have arrived yet.
+  if (x >= width || y >= row_end) return;
+
+  constexpr int kTaps = 2 * RADIUS + 1;
+  float w[kTaps];
+#pragma unroll
+  for (int i = 0; i < kTaps; ++i) w[i] = taps.w[i];
+
+  float sum = 0.0f;
+#pragma unroll
+  for (int dy = -RADIUS; dy <= RADIUS; ++dy) {
+    const int sy = min(max(y + dy, 0), height - 1);  // clamp to the image, not to the strip
+#pragma unroll
+    for (int dx = -RADIUS; dx <= RADIUS; ++dx) {
+      const int sx = min(max(x + dx, 0), width - 1);
+      sum += w[dy + RADIUS] * w[dx + RADIUS] * static_cast<float>(in[sy * pitch + sx]);
+    }
+  }
+  out[y * pitch + x] = static_cast<std::uint8_t>(min(static_cast<unsigned int>(sum + 0.5f), 255u));
+}
+
+}  // namespace
+
+void launch_blur_strip(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem, int row0, int rows,
+                       cudaStream_t stream) {
+  const gauss::ImageGeometry& image = problem.image;
+  const dim3 block(16, 16);
+  const dim3 grid((image.width + block.x - 1) / block.x, (rows + block.y - 1) / block.y);
+  gauss::with_radius(problem.blur.radius, [&](auto radius) {
+    blur_strip<radius.value>
+        <<<grid, block, 0, stream>>>(in, out, image.width, image.height, image.pitch, problem.taps, row0, row0 + rows);
+  });
+}

@@ -1,0 +1,176 @@
+// Chapter 08: data transfer, the whole job a user has.
+//
+// Every chapter so far kept the image in device memory and timed the kernel
+// alone. A user has a photograph in host memory and wants the blurred
+// photograph back in host memory. This chapter times that whole job: the
+// upload (H2D), the kernel and the download (D2H), each with device events,
+// and the job end to end with the host clock, for every way the two APIs
+// offer of getting bytes across the link:
+//
+//   OpenCL: clEnqueueWriteBuffer/ReadBuffer, pinned staging buffers
+//           (CL_MEM_ALLOC_HOST_PTR), map/unmap on CL_MEM_ALLOC_HOST_PTR and
+//           CL_MEM_USE_HOST_PTR buffers;
+//   CUDA:   pageable cudaMemcpy, pinned (cudaMallocHost, cudaHostRegister),
+//           mapped zero copy (both images, or the output only), managed
+//           memory with and without cudaMemPrefetchAsync.
+//
+// Then it splits the image into strips whose copies overlap the kernels of
+// other strips (several in-order queues, several streams), so that the job
+// takes about as long as its largest part instead of the sum of the parts.
+//
+// The kernel is chapter 01's naive blur, unchanged, so that the cost of the
+// transfers is measured against a kernel the reader already knows. Every
+// output is checked against the CPU reference, from poisoned output memory.
+// The lesson is in README.md beside this file.
+#include <algorithm>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "gauss/chapter.hpp"
+#include "gauss/reference.hpp"
+#include "naive_blur.hpp"
+#include "oclgrind.hpp"
+#include "transfer_jobs.hpp"
+#include "transfers_opencl.hpp"
+#ifdef GAUSS_HAVE_CUDA
+#include "../01_naive/blur_naive.cuh"  // chapter 01's CUDA kernel
+#include "transfers_cuda.hpp"
+#endif
+
+namespace chapter08 {
+namespace {
+
+// The strip counts of the overlap section. One strip is the job without
+// overlap; beyond about 16 strips the cost of each command (a few
+// microseconds) outweighs what finer overlap could still save.
+const std::vector<int> kStripCounts{1, 2, 4, 8, 16};
+
+// The sections run as many times as the chapter's variants (--repeat,
+// --warmup), and, without an explicit --repeat, stop after about 2 s of runs
+// on a slow device, as the runners do.
+gauss::RunSettings settings_of(const gauss::Options& options) {
+  return {options.warmup, options.repeat, options.repeat_given ? 0.0 : 2000.0};
+}
+
+// Runs @p methods on one API, prints their table, and adds their rows.
+void run_methods(gauss::SectionContext& context, const std::string& api, const std::string& device,
+                 const std::vector<TransferMethod>& methods, const gauss::Image& reference) {
+  std::vector<JobStats> jobs;
+  for (const TransferMethod& method : methods) {
+    jobs.push_back(measure_job(method, api, context.input, reference, settings_of(context.options)));
+    add_job_rows(context.rows, jobs.back(), device, context.input.bytes());
+    if (!jobs.back().ok()) context.failed = true;
+  }
+  // The first method's kernel runs on plain device buffers: the kernel alone.
+  const double kernel_alone = jobs.front().ok() ? jobs.front().kernel.median_ms : 0.0;
+  context.out << api << " on " << device << ":\n";
+  print_jobs(context.out, jobs, context.input.bytes(), kernel_alone);
+  context.out << '\n';
+}
+
+// Runs the overlap for each strip count, prints the table and adds the rows.
+// A strip count that gives the same strips as a smaller one (a small image
+// has few whole 16-row groups to cut) is left out.
+void run_overlap(gauss::SectionContext& context, const std::string& api, const std::string& device,
+                 const std::function<TransferMethod(int strips)>& method_for, const gauss::Image& reference) {
+  std::vector<JobStats> jobs;
+  std::vector<int> strips;
+  for (int asked : kStripCounts) {
+    const int count = static_cast<int>(plan_strips(context.input.height, asked, kGroupY, context.blur.radius).size());
+    if (std::find(strips.begin(), strips.end(), count) != strips.end()) continue;
+    jobs.push_back(measure_job(method_for(asked), api, context.input, reference, settings_of(context.options)));
+    strips.push_back(count);
+    if (!jobs.back().ok()) context.failed = true;
+    // The parts of strips > 1 overlap: only the end-to-end time says something.
+    add_job_rows(context.rows, jobs.back(), device, context.input.bytes(), jobs.size() == 1);
+  }
+  print_overlap(context.out, strips, jobs);
+  context.out << '\n';
+}
+
+}  // namespace
+
+gauss::Chapter make_chapter() {
+  gauss::Chapter chapter("08_data_transfer", "data transfer: the image from host memory to host memory");
+
+  // --- The kernel alone ----------------------------------------------------
+  // Chapter 01's naive blur on data that is already in device memory, as
+  // every chapter measures it: the yardstick for the whole job below.
+  chapter.add_opencl("naive", "chapter 01's kernel alone, the image already on the device", naive_blur_setup());
+#ifdef GAUSS_HAVE_CUDA
+  chapter.add_cuda("naive", "chapter 01's kernel alone, the image already on the device",
+                   [](const gauss::Problem& p) -> gauss::CudaLaunch {
+                     return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+                       launch_blur_naive(in, out, p, dim3(kGroupX, kGroupY), stream);
+                     };
+                   });
+#endif
+
+  // --- The whole job -------------------------------------------------------
+  // Each method takes the user's image (a std::vector in ordinary, pageable
+  // host memory) to the user's output image; transfer_jobs.hpp says how each
+  // part is timed, transfers_opencl.cpp and transfers_cuda.cpp how each
+  // method moves the bytes.
+  chapter.add_section(
+      "transfers", "The whole job: the image from host memory, blurred, back to host memory",
+      [](gauss::SectionContext& context) {
+        const gauss::Image reference = gauss::blur_reference(context.input, context.blur);
+        const gauss::Problem problem = gauss::make_problem(context.input.geometry(), context.blur);
+        const std::size_t bytes = context.input.bytes();
+        context.out << "H2D and D2H move "
+                    << (bytes < 100000 ? std::to_string(bytes) + " bytes" : gauss::format_fixed(bytes / 1e6, 1) + " MB")
+                    << " each; x kernel = end to end / the first row's kernel alone\n\n";
+        if (context.opencl != nullptr) {
+          gauss::OpenClSession& cl = *context.opencl;
+          const cl::Kernel kernel = build_naive_blur(cl, context.blur);
+          run_methods(context, "OpenCL", cl.info.name, opencl_methods(cl, kernel, problem), reference);
+        }
+#ifdef GAUSS_HAVE_CUDA
+        if (context.cuda != nullptr) {
+          run_methods(context, "CUDA", context.cuda->name, cuda_methods(*context.cuda, problem), reference);
+        }
+#endif
+      });
+
+  // --- Overlap -------------------------------------------------------------
+  // The parts of one job run one after the other: upload, kernel, download.
+  // Cut the image into strips and the upload of strip k+1 can run while
+  // strip k is blurred and strip k-1 downloaded, on different engines.
+  chapter.add_section("overlap", "Overlap: strips whose copies run while other strips are blurred",
+                      [](gauss::SectionContext& context) {
+                        const gauss::Image reference = gauss::blur_reference(context.input, context.blur);
+                        const gauss::Problem problem = gauss::make_problem(context.input.geometry(), context.blur);
+                        context.out << "the images in pinned host memory; strips of whole 16-row groups, "
+                                    << kOverlapQueues << " in-order queues (OpenCL) or streams (CUDA), round robin\n";
+                        if (context.opencl != nullptr) {
+                          gauss::OpenClSession& cl = *context.opencl;
+                          if (is_oclgrind(cl)) {
+                            context.out << "on Oclgrind the first strip uploads the whole image (oclgrind.hpp "
+                                           "says why)\n";
+                          }
+                          const cl::Kernel kernel = build_naive_blur(cl, context.blur);
+                          run_overlap(
+                              context, "OpenCL", cl.info.name,
+                              [&](int strips) { return opencl_overlap(cl, kernel, problem, strips); }, reference);
+                        }
+#ifdef GAUSS_HAVE_CUDA
+                        if (context.cuda != nullptr) {
+                          context.out << "CUDA: the device runs " << copy_engines(*context.cuda)
+                                      << " copies at a time beside its kernels (cudaDevAttrAsyncEngineCount)\n";
+                          run_overlap(
+                              context, "CUDA", context.cuda->name,
+                              [&](int strips) { return cuda_overlap(problem, strips); }, reference);
+                        }
+#endif
+                      });
+  return chapter;
+}
+
+}  // namespace chapter08
+
+// The tests link this file without main() (GAUSS_CHAPTER_NO_MAIN).
+#ifndef GAUSS_CHAPTER_NO_MAIN
+int main(int argc, char** argv) { return chapter08::make_chapter().run(argc, argv); }
+#endif
