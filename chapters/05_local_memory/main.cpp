@@ -1,0 +1,381 @@
+// Chapter 05: local memory (CUDA: shared memory).
+//
+// Neighbouring work-items of the naive blur read almost the same pixels, each
+// from global memory. A work-group can instead load the pixels it needs once,
+// into the small fast memory it shares, and compute from there. This chapter
+//
+//   - keeps chapter 01's kernel, with the seminar's 32x8 groups, as the plain
+//     kernel that relies on the L1 cache for the same reuse (naive_32x8);
+//   - ports the Fixstars seminar's shared-memory kernel with its halo bug
+//     (broken_halo: the program flags its mismatch), then fixes it: the tile
+//     and its halo loaded by all items together, coordinates clamped (tiled);
+//   - joins the two passes of a separable blur through local memory, with
+//     work-groups that overlap and "fake" items at their edges (separable_local);
+//   - reads the image through samplers / textures, which clamp in hardware
+//     (image_nearest), and lets them mix two taps per read (image_linear);
+//   - sweeps the group shape and prints what each shape wastes on the halo.
+//
+// The lesson is in README.md beside this file.
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "blur_broken_halo_cl.hpp"  // the OpenCL kernels, embedded at build time
+#include "blur_image_cl.hpp"
+#include "blur_naive_cl.hpp"  // chapter 01's kernel
+#include "blur_separable_local_cl.hpp"
+#include "blur_tiled_cl.hpp"
+#include "gauss/chapter.hpp"
+#include "gauss/error.hpp"
+#include "gauss/reference.hpp"
+#include "launch_helpers.hpp"
+#include "linear_taps.hpp"
+#include "section_runs.hpp"
+#ifdef GAUSS_HAVE_CUDA
+#include "../01_naive/blur_naive.cuh"
+#include "blur_image.cuh"
+#include "blur_tiled.cuh"
+#endif
+
+namespace chapter05 {
+namespace {
+
+using gauss::lesson::GroupShape;
+
+// The seminar's block shape, used by every kernel of the table.
+constexpr GroupShape kSeminarShape{32, 8};
+// The separable kernel's groups are one row of 256 items: the webinar's
+// shape, whose overlap (2R of 256 items) is the smallest of the sweep.
+constexpr GroupShape kSeparableShape{256, 1};
+// The shapes the group-shape sweep measures: 256 items each.
+constexpr GroupShape kSweepShapes[] = {{16, 16}, {32, 8}, {64, 4}, {128, 2}, {256, 1}};
+
+// --- The tiled kernel and the separable kernel, for any group shape -----------
+// Both are built with the radius and the shape as compile-time constants
+// (-D RADIUS, GROUP_X, GROUP_Y): the local arrays need a constant size.
+
+gauss::OpenClSetup tiled_opencl(GroupShape shape) {
+  return [shape](gauss::OpenClSession& cl, const gauss::Problem& p) {
+    cl::Kernel kernel =
+        cl.kernel(gauss::embedded::blur_tiled_cl, "blur_tiled", gauss::lesson::build_options(p.blur.radius, shape));
+    gauss::lesson::set_geometry_args(kernel, p);
+    kernel.setArg(5, p.taps);
+    // One item per output pixel; the tile's halo is loaded by the same items.
+    return gauss::lesson::enqueue_kernel(cl, kernel, gauss::lesson::global_for(p.image, shape),
+                                         cl::NDRange(shape.x, shape.y));
+  };
+}
+
+gauss::OpenClSetup separable_local_opencl(GroupShape shape) {
+  return [shape](gauss::OpenClSession& cl, const gauss::Problem& p) {
+    cl::Kernel kernel = cl.kernel(gauss::embedded::blur_separable_local_cl, "blur_separable_local",
+                                  gauss::lesson::build_options(p.blur.radius, shape));
+    gauss::lesson::set_geometry_args(kernel, p);
+    kernel.setArg(5, p.taps);
+    // The groups overlap: each writes shape.x - 2R columns, so there are
+    // more groups than width / shape.x.
+    const std::size_t outputs_x = static_cast<std::size_t>(shape.x - 2 * p.blur.radius);
+    const std::size_t groups_x = (static_cast<std::size_t>(p.image.width) + outputs_x - 1) / outputs_x;
+    const cl::NDRange global(groups_x * shape.x, gauss::round_up(p.image.height, shape.y));
+    return gauss::lesson::enqueue_kernel(cl, kernel, global, cl::NDRange(shape.x, shape.y));
+  };
+}
+
+#ifdef GAUSS_HAVE_CUDA
+gauss::CudaSetup tiled_cuda(GroupShape shape) {
+  return [shape](const gauss::Problem& p) -> gauss::CudaLaunch {
+    return [p, shape](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+      launch_blur_tiled(in, out, p, dim3(shape.x, shape.y), stream);
+    };
+  };
+}
+
+gauss::CudaSetup separable_local_cuda(GroupShape shape) {
+  return [shape](const gauss::Problem& p) -> gauss::CudaLaunch {
+    return [p, shape](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+      launch_blur_separable_local(in, out, p, dim3(shape.x, shape.y), stream);
+    };
+  };
+}
+#endif
+
+// --- Images and samplers (OpenCL) -----------------------------------------------
+// A kernel reads an image object, not a buffer, so each run first copies the
+// input buffer into the image (on the device) and the run's time includes
+// that copy: the price of starting from a buffer.
+
+cl::Image2D make_input_image(gauss::OpenClSession& cl, const gauss::Problem& p) {
+  const cl::Device& device = cl.info.device;
+  if (!device.getInfo<CL_DEVICE_IMAGE_SUPPORT>()) throw gauss::ApiError("this OpenCL device has no image support");
+  const std::size_t max_width = device.getInfo<CL_DEVICE_IMAGE2D_MAX_WIDTH>();
+  const std::size_t max_height = device.getInfo<CL_DEVICE_IMAGE2D_MAX_HEIGHT>();
+  if (static_cast<std::size_t>(p.image.width) > max_width || static_cast<std::size_t>(p.image.height) > max_height) {
+    throw gauss::ApiError("the image is larger than this device's largest 2-D image (" + std::to_string(max_width) +
+                          "x" + std::to_string(max_height) + ")");
+  }
+  // One channel of unsigned normalized bytes: a byte b reads as b / 255.
+  const cl::ImageFormat format(CL_R, CL_UNORM_INT8);
+  std::vector<cl::ImageFormat> supported;
+  cl.context.getSupportedImageFormats(CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, &supported);
+  const bool found = std::any_of(supported.begin(), supported.end(), [&](const cl::ImageFormat& f) {
+    return f.image_channel_order == format.image_channel_order &&
+           f.image_channel_data_type == format.image_channel_data_type;
+  });
+  if (!found) throw gauss::ApiError("this OpenCL device cannot read CL_R / CL_UNORM_INT8 images");
+  return cl::Image2D(cl.context, CL_MEM_READ_ONLY, format, p.image.width, p.image.height);
+}
+
+gauss::OpenClLaunch copy_then_enqueue(gauss::OpenClSession& cl, cl::Image2D image, cl::Kernel kernel,
+                                      const gauss::Problem& p) {
+  const cl::NDRange global = gauss::lesson::global_for(p.image, kSeminarShape);
+  const cl::NDRange local(kSeminarShape.x, kSeminarShape.y);
+  const std::array<cl::size_type, 3> region{static_cast<cl::size_type>(p.image.width),
+                                            static_cast<cl::size_type>(p.image.height), 1};
+  return [&cl, image, kernel, global, local, region](const cl::Buffer& in, const cl::Buffer& out) mutable {
+    cl::Event copied;  // buffer -> image, on the device (rows are packed: pitch == width)
+    cl.queue.enqueueCopyBufferToImage(in, image, 0, {0, 0, 0}, region, nullptr, &copied);
+    kernel.setArg(1, out);
+    cl::Event done;
+    cl.queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &done);
+    return std::vector<cl::Event>{copied, done};  // the run spans both
+  };
+}
+
+// The seminar's kernel, after chapter 01's kernel has written every pixel:
+// its valid convolution never computes the R-pixel border ring, and the
+// halo should be the only thing wrong. One item per window, as in the seminar.
+gauss::OpenClLaunch broken_halo_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
+  const std::string radius = "-D RADIUS=" + std::to_string(p.blur.radius);
+  cl::Kernel border = cl.kernel(gauss::embedded::blur_naive_cl, "blur_naive", radius);
+  cl::Kernel seminar = cl.kernel(gauss::embedded::blur_broken_halo_cl, "blur_broken_halo", radius);
+  for (cl::Kernel* k : {&border, &seminar}) {
+    gauss::lesson::set_geometry_args(*k, p);
+    k->setArg(5, p.taps);
+  }
+  const cl::NDRange local(kSeminarShape.x, kSeminarShape.y);
+  const cl::NDRange all = gauss::lesson::global_for(p.image, kSeminarShape);
+  // One item per window of the valid convolution, as in the seminar.
+  const int valid_w = p.image.width - 2 * p.blur.radius;
+  const int valid_h = p.image.height - 2 * p.blur.radius;
+  const bool any_window = valid_w > 0 && valid_h > 0;
+  const cl::NDRange windows(gauss::round_up(std::max(valid_w, 1), kSeminarShape.x),
+                            gauss::round_up(std::max(valid_h, 1), kSeminarShape.y));
+  return [&cl, border, seminar, all, windows, local, any_window](const cl::Buffer& in, const cl::Buffer& out) mutable {
+    std::vector<cl::Event> events(1);
+    border.setArg(0, in);
+    border.setArg(1, out);
+    cl.queue.enqueueNDRangeKernel(border, cl::NullRange, all, local, nullptr, &events[0]);
+    if (any_window) {
+      seminar.setArg(0, in);
+      seminar.setArg(1, out);
+      events.emplace_back();
+      cl.queue.enqueueNDRangeKernel(seminar, cl::NullRange, windows, local, nullptr, &events[1]);
+    }
+    return events;
+  };
+}
+
+gauss::OpenClLaunch image_nearest_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
+  cl::Image2D image = make_input_image(cl, p);
+  cl::Kernel kernel =
+      cl.kernel(gauss::embedded::blur_image_cl, "blur_image", "-D RADIUS=" + std::to_string(p.blur.radius));
+  kernel.setArg(0, image);
+  gauss::lesson::set_geometry_args(kernel, p);
+  kernel.setArg(5, p.taps);
+  return copy_then_enqueue(cl, image, kernel, p);
+}
+
+// The linear-sampling trick: 1 + 2 ceil(R/2) reads per dimension (linear_taps.hpp).
+gauss::OpenClLaunch image_linear_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
+  const LinearTaps taps = linear_taps(p.blur);  // the merged reads
+  cl::Image2D image = make_input_image(cl, p);
+  cl::Kernel kernel =
+      cl.kernel(gauss::embedded::blur_image_cl, "blur_image_linear", "-D RADIUS=" + std::to_string(p.blur.radius));
+  kernel.setArg(0, image);
+  gauss::lesson::set_geometry_args(kernel, p);
+  kernel.setArg(5, taps.offsets);
+  kernel.setArg(6, taps.weights);
+  return copy_then_enqueue(cl, image, kernel, p);
+}
+
+// --- The group-shape sweep --------------------------------------------------------
+// Each shape has 256 items. The tiled kernel loads (X+2R)(Y+2R) cells for X*Y
+// pixels: its overhead is the halo, smallest for a square. The separable
+// kernel's overhead is its 2R fake items of every X: smallest for a wide row.
+
+std::string percent(double value) { return gauss::format_fixed(value, 1) + "%"; }
+
+double tiled_overhead(GroupShape s, int r) {
+  const double cells = static_cast<double>(s.x + 2 * r) * (s.y + 2 * r);
+  return 100.0 * (cells - s.x * s.y) / (s.x * s.y);
+}
+
+double separable_overhead(GroupShape s, int r) { return 100.0 * 2 * r / s.x; }
+
+void group_shape_sweep(gauss::SectionContext& context) {
+  const int r = context.blur.radius;
+  const gauss::Image reference = gauss::blur_reference(context.input, context.blur);
+  gauss::lesson::SectionRunners runners(context, context.input);
+  gauss::Table table({{"kernel", gauss::Table::Align::Left},
+                      {"group"},
+                      {"overhead"},
+                      {"API", gauss::Table::Align::Left},
+                      {"median ms"},
+                      {"GB/s"},
+                      {"% of copy"},
+                      {"status", gauss::Table::Align::Left}});
+  for (const std::string kernel : {"tiled", "separable_local"}) {
+    const bool tiled = kernel == "tiled";
+    for (const GroupShape shape : kSweepShapes) {
+      const std::string name = kernel + "_" + gauss::lesson::to_string(shape);
+      const double overhead = tiled ? tiled_overhead(shape, r) : separable_overhead(shape, r);
+      for (const gauss::Api api : {gauss::Api::OpenCL, gauss::Api::Cuda}) {
+        if (!runners.has(api)) continue;
+        if (!tiled && shape.x <= 2 * r) {  // no column left to write
+          table.add_row({kernel, gauss::lesson::to_string(shape), "-", gauss::name_of(api), "-", "-", "-",
+                         "a group must be wider than 2R"});
+          continue;
+        }
+        gauss::Variant variant;
+        variant.name = name;
+        variant.api = api;
+        variant.tolerance = gauss::kFloatTolerance;
+        if (api == gauss::Api::OpenCL) variant.opencl = tiled ? tiled_opencl(shape) : separable_local_opencl(shape);
+#ifdef GAUSS_HAVE_CUDA
+        if (api == gauss::Api::Cuda) variant.cuda = tiled ? tiled_cuda(shape) : separable_local_cuda(shape);
+#endif
+        const gauss::VariantResult result = runners.run(variant, context.blur, reference);
+        const gauss::ResultRow row = gauss::lesson::row_of(result, name, runners.device(api), runners.copy_gbps(api));
+        context.rows.push_back(row);
+        if (!result.ok()) context.failed = true;
+        table.add_row({kernel, gauss::lesson::to_string(shape), percent(overhead), gauss::name_of(api),
+                       gauss::lesson::format_ms(row.median_ms), gauss::lesson::format_gbps(row.gbps),
+                       row.percent_of_copy ? gauss::format_fixed(*row.percent_of_copy, 1) : "-",
+                       gauss::lesson::status_of(result)});
+      }
+    }
+  }
+  table.print(context.out);
+  context.out << "\noverhead: tiled = halo cells loaded per output pixel, (X+2R)(Y+2R)/(XY) - 1;\n"
+              << "          separable_local = items that only sum a column (fake items), 2R/X\n";
+}
+
+}  // namespace
+
+gauss::Chapter make_chapter() {
+  gauss::Chapter chapter("05_local_memory", "local (shared) memory: tiles, halos, overlap, samplers");
+
+  // --- The CPU: the baseline of the speed-up column -------------------------
+  chapter.add_cpu("cpu_single", "CPU reference (double), one thread",
+                  [](const gauss::Image& in, gauss::Image& out, const gauss::BlurSpec& blur) {
+                    gauss::blur_reference(in, out, blur, gauss::ReferenceMethod::Direct2D, 1);
+                  });
+
+  // --- 1. The plain kernel: every tap from global memory, through L1 ----------
+  // Chapter 01's kernel with the seminar's 32x8 groups. Its 25 loads per
+  // pixel mostly hit the L1 cache: the reuse local memory would make explicit.
+  chapter.add_opencl(
+      "naive_32x8", "chapter 01's kernel, 32x8 groups: every tap a global load, L1 catches the reuse",
+      [](gauss::OpenClSession& cl, const gauss::Problem& p) {
+        cl::Kernel kernel =
+            cl.kernel(gauss::embedded::blur_naive_cl, "blur_naive", "-D RADIUS=" + std::to_string(p.blur.radius));
+        gauss::lesson::set_geometry_args(kernel, p);
+        kernel.setArg(5, p.taps);
+        return gauss::lesson::enqueue_kernel(cl, kernel, gauss::lesson::global_for(p.image, kSeminarShape),
+                                             cl::NDRange(kSeminarShape.x, kSeminarShape.y));
+      });
+
+  // --- 2. The seminar's shared-memory kernel, with its halo bug -----------------
+  // Kept to be caught: the program reports its mismatch, and the tests
+  // require it. Chapter 01's kernel first writes every pixel, because the
+  // seminar's valid convolution never computes the R-pixel border ring; then
+  // the seminar's kernel overwrites the interior.
+  const std::string halo_bug =
+      "a tile cell is loaded only by a thread whose own window is inside the image, so unless width - 2R is a "
+      "multiple of 32 and height - 2R of 8, the last blocks read halo cells no thread loaded";
+  chapter
+      .add_opencl("broken_halo", "the Fixstars seminar's shared-memory kernel (32x8), halo bug kept",
+                  broken_halo_opencl)
+      .known_bug = halo_bug;
+
+  // --- 3. The fix: the whole tile, halo included, loaded by all items ---------
+  chapter.add_opencl("tiled", "32x8 groups, tile + halo loaded cooperatively into local memory, clamped",
+                     tiled_opencl(kSeminarShape));
+
+  // --- 4. Separable in local memory: overlapping groups, fake items -------------
+  chapter.add_opencl("separable_local",
+                     "column sums into local memory, then row sums from it; 256x1 groups overlapping by 2R",
+                     separable_local_opencl(kSeparableShape));
+
+  // --- 5. Images and samplers: the texture unit clamps, and mixes ------------------
+  // Oclgrind's uninitialised-value check (oclgrind --uninitialized, which the
+  // tests run) misreports the values that image reads return: in work-groups
+  // of more than one item, and depending on the pixels' values, even for a
+  // ten-line kernel that reads a host-written image. The image variants are
+  // left out when that check is on; PoCL runs them in the tests.
+  if (std::getenv("OCLGRIND_UNINITIALIZED") == nullptr) {
+    chapter.add_opencl("image_nearest", "image2d + sampler (CLK_ADDRESS_CLAMP_TO_EDGE): no clamp in the kernel",
+                       image_nearest_opencl);
+    chapter
+        .add_opencl("image_linear", "image2d + linear sampler: two taps per read, 9 reads instead of 25 for R = 2",
+                    image_linear_opencl)
+        .tolerance = kLinearSamplingTolerance;  // 8-bit mixing weights: linear_taps.hpp
+  }
+
+  // --- CUDA: the same steps ---------------------------------------------------------
+#ifdef GAUSS_HAVE_CUDA
+  chapter.add_cuda("naive_32x8", "chapter 01's kernel, 32x8 blocks: every tap a global load, L1 catches the reuse",
+                   [](const gauss::Problem& p) -> gauss::CudaLaunch {
+                     return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+                       launch_blur_naive(in, out, p, dim3(kSeminarShape.x, kSeminarShape.y), stream);
+                     };
+                   });
+  chapter
+      .add_cuda("broken_halo", "the Fixstars seminar's shared-memory kernel (32x8), halo bug kept",
+                [](const gauss::Problem& p) -> gauss::CudaLaunch {
+                  return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+                    launch_blur_naive(in, out, p, dim3(kSeminarShape.x, kSeminarShape.y), stream);  // the border
+                    launch_blur_broken_halo(in, out, p, stream);
+                  };
+                })
+      .known_bug = halo_bug;
+  chapter.add_cuda("tiled", "32x8 blocks, tile + halo loaded cooperatively into shared memory, clamped",
+                   tiled_cuda(kSeminarShape));
+  chapter.add_cuda("separable_local",
+                   "column sums into shared memory, then row sums from it; 256x1 blocks overlapping by 2R",
+                   separable_local_cuda(kSeparableShape));
+  // Texture objects are CUDA's images: cudaAddressModeClamp is clamp-to-edge.
+  chapter.add_cuda("image_nearest", "texture object (cudaAddressModeClamp, point filtering): no clamp in the kernel",
+                   [](const gauss::Problem& p) -> gauss::CudaLaunch {
+                     std::shared_ptr<ImageTexture> texture = make_image_texture(p, false);
+                     return [p, texture](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+                       launch_blur_image(*texture, in, out, p, stream);
+                     };
+                   });
+  chapter
+      .add_cuda("image_linear", "texture object, linear filtering: two taps per read, 9 reads instead of 25 for R = 2",
+                [](const gauss::Problem& p) -> gauss::CudaLaunch {
+                  std::shared_ptr<ImageTexture> texture = make_image_texture(p, true);
+                  const LinearTaps taps = linear_taps(p.blur);
+                  return [p, texture, taps](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+                    launch_blur_image_linear(*texture, in, out, p, taps.fetches, taps.offsets, taps.weights, stream);
+                  };
+                })
+      .tolerance = kLinearSamplingTolerance;
+#endif
+
+  // --- After the table: the group shape ------------------------------------------
+  chapter.add_section("group_shapes", "group shape: 256 items as 16x16 .. 256x1, and what each wastes on the halo",
+                      group_shape_sweep);
+  return chapter;
+}
+
+}  // namespace chapter05
+
+#ifndef GAUSS_CHAPTER_NO_MAIN
+int main(int argc, char** argv) { return chapter05::make_chapter().run(argc, argv); }
+#endif
