@@ -2,10 +2,20 @@
 # One session on the GPU machine (see DEVELOPERS.md and the device tool):
 # build, test, sanitize, profile and time every chapter in one go, and leave
 # the logs under $OUT. Run from the repository root after `. .gpu/setup.sh`:
-#   scripts/gpu-session.sh [chapter ...]     (default: every chapter)
+#   scripts/gpu-session.sh [--phase all|check|sanitize|time|extra] [chapter ...]
+# (default: every phase, every chapter). A lease allows 10 minutes a command:
+# run the phases as separate commands, back to back (the machine stays warm
+# and keeps the build for 30 s after each).
+#   check: build, the test suite (the CUDA tests run here)
+#   sanitize: compute-sanitizer on every chapter's CUDA kernels
+#   time:  each chapter twice at 6720x4480 (JSON/CSV), and on PoCL if there
+#   extra: Nsight Compute, SASS and OpenCL PTX, chapters/*/gpu-extra.sh
 # What comes back: $OUT/summary.txt (the tables), $OUT/results.tar.gz (every
 # log, JSON and CSV), and nothing else, to stay within the tool's file limits.
 set -uo pipefail
+phase=all
+if [ "${1:-}" = "--phase" ]; then phase=$2; shift 2; fi
+want() { [ "$phase" = all ] || [ "$phase" = "$1" ]; }
 OUT=${OUT:-/tmp/gpu-session}
 mkdir -p "$OUT/logs"
 logs="$OUT/logs"
@@ -31,19 +41,24 @@ cmake --build build-gpu -j "$jobs" > "$logs/build.log" 2>&1 || { grep -E "error"
 # The compiler's resource report for every kernel (registers, spills, shared memory).
 grep -E "Compiling entry|Function properties|bytes stack frame|Used [0-9]+ registers" "$logs/build.log" > "$logs/ptxas.txt"
 
-note "tests"
-ctest --test-dir build-gpu -j 4 --output-on-failure > "$logs/ctest.log" 2>&1
-tail -25 "$logs/ctest.log" | tee -a "$summary"
-
 chapters=("$@")
 if [ ${#chapters[@]} -eq 0 ]; then
   for exe in build-gpu/bin/[0-9][0-9]_*; do chapters+=("$(basename "$exe")"); done
 fi
 
+if want check; then
+note "tests"
+ctest --test-dir build-gpu -j 4 --output-on-failure > "$logs/ctest.log" 2>&1
+tail -25 "$logs/ctest.log" | tee -a "$summary"
+fi
+
+if want sanitize; then
 note "compute-sanitizer on every CUDA kernel (awkward sizes)"
 for chapter in "${chapters[@]}"; do
   for tool in memcheck racecheck initcheck synccheck; do
     for args in "--size 451x300" "--size 37x23 --radius 9 --sigma 3"; do
+      # initcheck and synccheck on one size: they are the slow ones.
+      if [ "$tool" = initcheck ] || [ "$tool" = synccheck ]; then [ "$args" = "--size 451x300" ] || continue; fi
       log="$logs/sanitizer.$chapter.$tool.$(echo "$args" | tr -c 'a-z0-9' '_').log"
       compute-sanitizer --tool "$tool" --error-exitcode 99 \
         "build-gpu/bin/$chapter" --api cuda $args --repeat 2 --warmup 1 > "$log" 2>&1
@@ -61,6 +76,9 @@ if [ -x build-gpu/tests/test_01_naive ]; then
   done
 fi
 
+fi
+
+if want time; then
 note "timings at the benchmark size (6720x4480), both APIs, twice to show the spread"
 for chapter in "${chapters[@]}"; do
   for run in 1 2; do
@@ -82,8 +100,12 @@ else
   echo "no PoCL device on this machine" | tee -a "$summary"
 fi
 
-note "Nsight Compute on the CUDA kernels (clocks left alone)"
+fi
+
+if want extra; then
+note "Nsight Compute on the CUDA kernels of chapters without their own gpu-extra.sh (clocks left alone)"
 for chapter in "${chapters[@]}"; do
+  [ -x "chapters/$chapter/gpu-extra.sh" ] && continue
   ncu --clock-control none --kernel-name regex:"${NCU_KERNELS:-blur}" --launch-skip 1 --launch-count 3 \
     --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
     --section WarpStateStats --section ComputeWorkloadAnalysis --section InstructionStats \
@@ -112,6 +134,7 @@ for chapter in "${chapters[@]}"; do
   GAUSS_DUMP_CL_BINARIES="$logs/cl_binaries" "build-gpu/bin/$chapter" --api opencl --size 64x64 --repeat 1 \
     --warmup 0 > /dev/null 2>&1
 done
+fi
 cp "$logs/ptxas.txt" "$OUT/" 2>/dev/null
 
 tar -czf "$OUT/results.tar.gz" -C "$OUT" logs
