@@ -157,7 +157,13 @@ gauss::Chapter make_chapter() {
       (*filter)->run(in, out);
     };
   };
-  chapter.add_cuda("npp", "NPP nppiFilterGaussAdvancedBorder_8u_C1R, the same taps, replicated border", npp);
+  // Measured on the H200 (CUDA 13.0): NPP's 8u_C1R path is up to 8 levels off
+  // the exact blur at 6720x4480 and up to 53 at 64x48, where its 8u_C4R path
+  // (npp_rgba, same taps, same call) stays within one level. So the gray row
+  // is a speed reference only, flagged rather than failed.
+  chapter.add_cuda("npp", "NPP nppiFilterGaussAdvancedBorder_8u_C1R, the same taps, replicated border", npp).known_bug =
+      "NPP's 8u_C1R Gaussian with our taps is off by several levels (up to 8 at 6720x4480, 53 at 64x48; its "
+      "8u_C4R path is within one): a speed reference only";
   chapter.add_cuda("npp_rgba", "NPP nppiFilterGaussAdvancedBorder_8u_C4R (blurs alpha: 255 stays 255)", npp).format =
       gauss::PixelFormat::Rgba;
 #endif
