@@ -32,13 +32,17 @@ function(gauss_embed_opencl target)
   target_include_directories(${target} PUBLIC "${out_dir}")
 endfunction()
 
-# gauss_add_chapter(<NN_name> SOURCES <main.cpp>... [OPENCL <file.cl>...] [CUDA <file.cu>...])
+# gauss_add_chapter(<NN_name> SOURCES <main.cpp>... [OPENCL <file.cl>...] [CUDA <file.cu>...]
+#                   [USES <earlier chapter>...])
 # Builds build/bin/<NN_name>, a standalone executable, and <NN_name>_lesson, a
 # static library of the same code without main() that the tests link to run
 # the very same variants on the golden images. The CUDA files are compiled
-# only when CUDA is enabled; the chapter sees GAUSS_HAVE_CUDA then.
+# only when CUDA is enabled; the chapter sees GAUSS_HAVE_CUDA then. USES links
+# an earlier chapter's kernels (its .cl files embedded, its .cu launchers, its
+# folder on the include path), so a kernel is compiled once however many
+# chapters run it.
 function(gauss_add_chapter name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;OPENCL;CUDA")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;OPENCL;CUDA;USES")
   set(kernels ${name}_kernels)
   add_library(${kernels} STATIC)
   gauss_embed_opencl(${kernels} ${ARG_OPENCL})
@@ -53,6 +57,9 @@ function(gauss_add_chapter name)
   endif()
   target_include_directories(${kernels} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
   target_link_libraries(${kernels} PUBLIC gauss::common)
+  foreach(used IN LISTS ARG_USES)
+    target_link_libraries(${kernels} PUBLIC ${used}_kernels)
+  endforeach()
 
   add_library(${name}_lesson STATIC ${ARG_SOURCES})
   target_compile_definitions(${name}_lesson PRIVATE GAUSS_CHAPTER_NO_MAIN)

@@ -56,3 +56,9 @@ void launch_blur_naive(const std::uint8_t* in, std::uint8_t* out, const gauss::P
     blur_naive<radius.value><<<grid, block, 0, stream>>>(in, out, image.width, image.height, image.pitch, problem.taps);
   });
 }
+
+const void* blur_naive_kernel(int radius) {
+  const void* kernel = nullptr;
+  gauss::with_radius(radius, [&](auto r) { kernel = reinterpret_cast<const void*>(blur_naive<r.value>); });
+  return kernel;
+}

@@ -11,3 +11,8 @@
 /// of @p block threads, the grid rounded up to whole blocks.
 void launch_blur_naive(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem, dim3 block,
                        cudaStream_t stream);
+
+/// The kernel instantiated for @p radius, as the CUDA runtime's queries
+/// (cudaFuncGetAttributes, the occupancy calculator) take it: chapter 02 asks
+/// them about this very kernel.
+const void* blur_naive_kernel(int radius);

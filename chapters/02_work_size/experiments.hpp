@@ -49,7 +49,7 @@ GroupLimits cuda_blur_limits(int radius);
 
 /// Why @p shape cannot run within @p limits, naming the limit; "" if it can.
 std::string why_not_runnable(Shape shape, const GroupLimits& limits);
-/// Throws gauss::ApiError("cannot run on this device: ...") unless @p shape fits.
+/// Throws gauss::Unsupported("cannot run on this device: ...") unless @p shape fits.
 void require_runnable(Shape shape, const GroupLimits& limits, const char* api);
 
 /// Section "group_limits": the limits of the blur kernel on each API, and

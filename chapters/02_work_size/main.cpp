@@ -19,7 +19,7 @@
 // The lesson is in README.md beside this file.
 #include <string>
 
-#include "blur_naive_cl.hpp"  // chapter 01's kernel, embedded from ../01_naive/blur_naive.cl
+#include "blur_naive_cl.hpp"  // chapter 01's kernel, embedded by chapter 01 (USES 01_naive)
 #include "experiments.hpp"
 #include "gauss/chapter.hpp"
 #include "gauss/reference.hpp"

@@ -50,7 +50,7 @@ def plot_sweep(plain, reserved, out, prefix):
     figure, (time_axis, occupancy_axis) = plt.subplots(1, 2, figsize=(12, 4.5))
     for label, rows, line in series:
         for api in ("OpenCL", "CUDA"):
-            points = [(int(r["group"]), number(r["median_ms"]), number(r["occupancy"]))
+            points = [(int(r["group"]), number(r["median_ms"]), number(r["occupancy"].rstrip("%")))
                       for r in rows if r["api"] == api and number(r["median_ms"])]
             if not points:
                 continue

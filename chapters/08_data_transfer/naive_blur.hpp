@@ -3,8 +3,8 @@
 // Chapter 08 asks what it costs to bring the image to the GPU and back, and
 // chapter 09 sums the blur's output: both want a kernel whose time the reader
 // already knows, so they run chapter 01's, unchanged. Each chapter's
-// CMakeLists.txt embeds ../01_naive/blur_naive.cl (as blur_naive_cl.hpp) and
-// compiles ../01_naive/blur_naive.cu; this header only launches them.
+// CMakeLists.txt links chapter 01's kernels (USES 01_naive): its embedded
+// blur_naive_cl.hpp and its CUDA launcher; this header only launches them.
 #pragma once
 
 #include <string>
