@@ -27,8 +27,43 @@
 #include "npp_blur.hpp"
 #endif
 
+// The earlier chapters, whose best steps run beside the capstone's kernel.
+namespace chapter01 {
+gauss::Chapter make_chapter();
+}
+namespace chapter02 {
+gauss::Chapter make_chapter();
+}
+namespace chapter03 {
+gauss::Chapter make_chapter();
+}
+namespace chapter05 {
+gauss::Chapter make_chapter();
+}
+namespace chapter06 {
+gauss::Chapter make_chapter();
+}
+namespace chapter07 {
+gauss::Chapter make_chapter();
+}
+
 namespace chapter10 {
 namespace {
+
+// Adds chapter @p from's variant @p name, in both APIs, as "chNN_<name>", in
+// its own pixel format. The earlier chapters' objects live as long as the
+// program, so whatever their variants refer to stays valid.
+void borrow(gauss::Chapter& into, const gauss::Chapter& from, const std::string& name) {
+  for (gauss::Api api : {gauss::Api::OpenCL, gauss::Api::Cuda}) {
+    const gauss::Variant* variant = from.find(name, api);
+    if (variant == nullptr) continue;
+    gauss::Variant copy = *variant;
+    copy.name = "ch" + from.name().substr(0, 2) + "_" + name;
+    copy.format = from.format_of(*variant);
+    copy.description = from.name() + ": " + variant->description;
+    into.add(std::move(copy));
+  }
+}
 
 // The OpenCL set-up: radius 1 and 2 take the strip kernel (16-byte loads, a
 // ring of rows in registers), larger radii the tile kernel. The shape is
@@ -134,6 +169,24 @@ void print_sweep(gauss::SectionContext& context, const char* first_column, const
 
 gauss::Chapter make_chapter() {
   gauss::Chapter chapter("10_capstone", "as fast as the memory allows: one pass over DRAM");
+
+  // --- The way here: the best step of each earlier chapter ---------------------
+  // (Chapter 04's blur is chapter 03's separable one; chapters 08 and 09 time
+  // transfers and sums around chapter 01's kernel.) Speed-ups are against
+  // chapter 01's naive kernel.
+  static const gauss::Chapter ch01 = chapter01::make_chapter();
+  static const gauss::Chapter ch02 = chapter02::make_chapter();
+  static const gauss::Chapter ch03 = chapter03::make_chapter();
+  static const gauss::Chapter ch05 = chapter05::make_chapter();
+  static const gauss::Chapter ch06 = chapter06::make_chapter();
+  static const gauss::Chapter ch07 = chapter07::make_chapter();
+  borrow(chapter, ch01, "naive");
+  borrow(chapter, ch02, "naive_auto");
+  borrow(chapter, ch03, "fir_separable");
+  borrow(chapter, ch05, "separable_local");
+  borrow(chapter, ch06, "constant_fixed");
+  borrow(chapter, ch07, "rgba32_x4");
+  chapter.set_baseline("ch01_naive");
 
   chapter.add_opencl("fused", "strips: 16-byte loads, vertical sums in registers, halo summed by each item",
                      fused_opencl);

@@ -81,13 +81,15 @@ bool behaved(const VariantResult& result, const Variant* variant) {
   return result.error.empty() && !result.comparison.matches();
 }
 
-ResultRow make_row(const VariantResult& result, const Variant* variant, const std::string& device,
+ResultRow make_row(const VariantResult& result, const Variant* variant, PixelFormat format, const std::string& device,
                    const VariantResult* copy, const VariantResult* baseline) {
   const bool is_copy = variant == nullptr;
   ResultRow row;
   row.variant = result.name;
   row.api = name_of(result.api);
   row.device = device;
+  row.format = name_of(format);
+  row.reference = is_copy ? "copy" : variant->reference.empty() ? "gaussian" : variant->reference;
   row.runs = result.ran() ? result.time.runs() : 0;
   row.median_ms = result.time.median_ms;
   row.min_ms = result.time.min_ms;
@@ -458,11 +460,11 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
   for (const ApiRun& run : runs) {
     const VariantResult* copy = run.copy ? &*run.copy : nullptr;
     if (copy) {
-      rows.push_back(make_row(*copy, nullptr, run.device, copy, nullptr));
+      rows.push_back(make_row(*copy, nullptr, run.format, run.device, copy, nullptr));
       if (run.format == format_ && copy->ok()) copy_gbps[static_cast<int>(run.api)] = copy->gbps();
     }
     for (std::size_t i = 0; i < run.results.size(); ++i)
-      rows.push_back(make_row(run.results[i], run.variants[i], run.device, copy, baseline));
+      rows.push_back(make_row(run.results[i], run.variants[i], run.format, run.device, copy, baseline));
   }
   bool all_ok = true;
   if (!rows.empty()) {

@@ -173,11 +173,11 @@ void write_file_atomically(const std::string& path, const std::string& text) {
 
 void write_csv(const std::string& path, const RunInfo& info, const std::vector<ResultRow>& rows) {
   std::ostringstream csv;
-  csv << "chapter,date,variant,api,device,width,height,channels,sigma,radius,runs,median_ms,min_ms,max_ms,gbps,"
-         "percent_of_copy,speedup,max_diff,differing,psnr_db,status\n";
+  csv << "chapter,date,variant,api,device,format,reference,width,height,channels,sigma,radius,runs,median_ms,min_ms,"
+         "max_ms,gbps,percent_of_copy,speedup,max_diff,differing,psnr_db,status\n";
   for (const ResultRow& r : rows) {
     csv << csv_field(info.chapter) << ',' << info.date << ',' << csv_field(r.variant) << ',' << r.api << ','
-        << csv_field(r.device) << ',' << info.width << ',' << info.height << ',' << info.channels << ','
+        << csv_field(r.device) << ',' << r.format << ',' << csv_field(r.reference) << ',' << info.width << ',' << info.height << ',' << info.channels << ','
         << json_number(info.sigma) << ',' << info.radius << ',' << r.runs << ',' << json_number(r.median_ms) << ','
         << json_number(r.min_ms) << ',' << json_number(r.max_ms) << ',' << json_number(r.gbps) << ','
         << (r.percent_of_copy ? json_number(*r.percent_of_copy) : "") << ','
@@ -199,7 +199,8 @@ void write_json(const std::string& path, const RunInfo& info, const std::vector<
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const ResultRow& r = rows[i];
     json << (i ? "," : "") << "\n    {\"variant\": " << json_string(r.variant) << ", \"api\": " << json_string(r.api)
-         << ", \"device\": " << json_string(r.device) << ", \"runs\": " << r.runs
+         << ", \"device\": " << json_string(r.device) << ", \"format\": " << json_string(r.format)
+         << ", \"reference\": " << json_string(r.reference) << ", \"runs\": " << r.runs
          << ", \"median_ms\": " << json_number(r.median_ms) << ", \"min_ms\": " << json_number(r.min_ms)
          << ", \"max_ms\": " << json_number(r.max_ms) << ", \"gbps\": " << json_number(r.gbps)
          << ", \"percent_of_copy\": " << json_optional(r.percent_of_copy)

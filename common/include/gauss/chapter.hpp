@@ -61,6 +61,11 @@ class Chapter {
   /// Adds a CUDA variant (checked with kFloatTolerance).
   Variant& add_cuda(std::string name, std::string description, CudaSetup setup);
 
+  /// Adds a variant as it is (another chapter's, say: the capstone runs the
+  /// best step of every earlier chapter beside its own). Its name must be new
+  /// for its API.
+  Variant& add(Variant variant);
+
   /// Registers a reference other than the Gaussian blur (a recursive filter,
   /// a transpose), for variants that set Variant::reference to @p name.
   void add_reference(std::string name, std::string description, ReferenceFn reference);
@@ -116,7 +121,6 @@ class Chapter {
     SectionRuns runs;
   };
 
-  Variant& add(Variant variant);
   int run_checked(int argc, const char* const* argv) const;
 
   std::string name_;

@@ -34,6 +34,9 @@ struct ResultRow {
   std::string variant;
   std::string api;     ///< "CPU", "OpenCL", "CUDA"
   std::string device;  ///< the device's name
+  std::string format;     ///< "gray", "RGB", "RGBA" ("" where it does not apply)
+  std::string reference;  ///< what the output is checked against: "gaussian" (the blur), "copy" (the ceiling),
+                          ///< a chapter's own reference's name, or "" (a section's measurement)
   int runs = 0;
   double median_ms = 0;
   double min_ms = 0;
