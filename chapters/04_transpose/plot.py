@@ -22,7 +22,9 @@ def beside(path, section):
 
 
 def plot_transposes(results, floats, out, prefix):
-    eight_bit = [r for r in results if r["variant"].startswith("transpose_") and number(r["percent_of_copy"])]
+    # The main CSV also holds the float section's rows (transpose_*_float): keep them out of the 8-bit panel.
+    eight_bit = [r for r in results if r["variant"].startswith("transpose_") and not r["variant"].endswith("_float")
+                 and number(r["percent_of_copy"])]
     floats = [r for r in floats if number(r["percent_of_copy"])]
     if not eight_bit and not floats:
         return
@@ -46,7 +48,7 @@ def plot_transposes(results, floats, out, prefix):
     save(figure, out, prefix + "transposes")
 
 
-def plot_estimates(rows, out, prefix):
+def plot_estimates(rows, out, prefix, device_text=""):
     rows = [r for r in rows if number(r["estimate_by_bytes_mpix_s"])]
     if not rows:
         return
@@ -69,6 +71,8 @@ def plot_estimates(rows, out, prefix):
         axis.set_title(f"{api}, radius {mine[0]['radius']}", fontsize=9)
         axis.grid(axis="y", which="both", alpha=0.3)
         axis.legend(fontsize=8)
+    if device_text:
+        figure.suptitle(f"Apple's estimates against this run\n{device_text}", fontsize=9)
     save(figure, out, prefix + "estimates")
 
 
@@ -78,8 +82,10 @@ def main():
     parser.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)), help="folder for the PNG files")
     parser.add_argument("--prefix", default="", help="prefix of the PNG names (e.g. pocl_)")
     args = parser.parse_args()
-    plot_transposes(read_rows(args.results), read_rows(beside(args.results, "transpose_float")), args.out, args.prefix)
-    plot_estimates(read_rows(beside(args.results, "estimates")), args.out, args.prefix)
+    results = read_rows(args.results)
+    plot_transposes(results, read_rows(beside(args.results, "transpose_float")), args.out, args.prefix)
+    plot_estimates(read_rows(beside(args.results, "estimates")), args.out, args.prefix,
+                   devices([r for r in results if r["api"] != "CPU"]))
 
 
 if __name__ == "__main__":

@@ -61,7 +61,9 @@ def main():
         right = axis.twinx()
         right.plot(range(len(SHAPES)), [overhead(kernel, s, radius) for s in SHAPES], "k.--")
         right.set_ylabel("halo cells per pixel, %" if kernel == "tiled" else "fake items, %")
-        right.set_ylim(bottom=0)
+        # Headroom on both axes, so that the legend (upper left) covers no bar and no point.
+        axis.set_ylim(0, axis.get_ylim()[1] * 1.3)
+        right.set_ylim(0, right.get_ylim()[1] * 1.3)
         axis.legend(fontsize=7, loc="upper left")
     figure.suptitle(os.path.basename(args.csv))
     figure.tight_layout()

@@ -99,11 +99,15 @@ def main():
         code = next((b for m, b in sass_bodies.items() if fragment in m), "")
         regs, stack, spill_st, spill_ld = resources.get(mangled, (-1, -1, -1, -1))
         instructions = count(r"/\*[0-9a-f]{4}\*/", code)
+        # No SASS (no cuobjdump): "-", not a count of 0 that looks measured.
+        sass_cells = ((count(r"\bLDL\b", code), count(r"\bSTL\b", code), count(r"\bLDC\b", code),
+                       count(r"\bLDG\b", code), instructions) if code else ("-",) * 5)
         rows.append((variant, regs, stack, f"{spill_st}/{spill_ld}", count(r"ld\.local", body),
                      count(r"st\.local", body), count(r"ld\.const", body), count(r"ld\.param", body),
-                     count(r"ld\.global", body), count(r"\bLDL\b", code), count(r"\bSTL\b", code),
-                     count(r"\bLDC\b", code), count(r"\bLDG\b", code), instructions))
+                     count(r"ld\.global", body)) + sass_cells)
     print_table(rows)
+    if not sass:
+        print("(no cuobjdump found: no SASS columns; pass --cuobjdump PATH)")
 
     if args.cl_ptx:
         print("\nOpenCL on NVIDIA: the PTX the driver returned as the program binary, per kernel")

@@ -19,7 +19,8 @@ done
 # The planar variant's three kernels: split, the first plane's blur, join.
 NCU_REGEX=deinterleave ncu_variant planar_split planar
 NCU_REGEX=blur_naive ncu_variant planar_blur planar
-NCU_REGEX=interleave ncu_variant planar_join planar
+# The join: not 'interleave', which deinterleave_rgb (launched first) matches too.
+NCU_REGEX='(^|[^e])interleave_rgb' ncu_variant planar_join planar
 ncu_summary $((6720 * 4480)) rgb24 rgba32 rgba32_x4 planar_split planar_blur planar_join
 
 # 2. The planar stages timed apart, and every variant at radius 9.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Chapter 08's plots from a results CSV (--csv of 08_data_transfer).
 
-    python3 chapters/08_data_transfer/plot.py results.csv [output folder]
+    python3 chapters/08_data_transfer/plot.py results.csv [output folder] [file name prefix]
 
 Writes transfers.png (each method's parts, stacked, and its end-to-end time,
 per API) and overlap.png (end-to-end time against the number of strips).
@@ -34,7 +34,7 @@ def split(variant):
     return method, part
 
 
-def plot_transfers(rows, out):
+def plot_transfers(rows, out, prefix=""):
     by_api = defaultdict(lambda: defaultdict(dict))  # api -> method -> part -> ms
     device = {}
     for r in rows:
@@ -59,15 +59,17 @@ def plot_transfers(rows, out):
         ax.set_ylabel("ms (median)")
         ax.set_title(f"{api}: {device[api]}", fontsize=9)
         ax.tick_params(axis="x", rotation=35)
-        ax.legend(fontsize=8)
+    # One legend for both panels, below them: inside a panel it hides bars.
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8)
     size = f"{rows[0]['width']}x{rows[0]['height']}"
     fig.suptitle(f"08_data_transfer: the whole job, {size} gray, by part")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "transfers.png"), dpi=120)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    fig.savefig(os.path.join(out, prefix + "transfers.png"), dpi=120)
     return True
 
 
-def plot_overlap(rows, out):
+def plot_overlap(rows, out, prefix=""):
     by_api = defaultdict(list)
     for r in rows:
         key = split(r["variant"])
@@ -88,7 +90,7 @@ def plot_overlap(rows, out):
     ax.set_title(f"08_data_transfer: overlap on {rows[0]['device']}", fontsize=9)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "overlap.png"), dpi=120)
+    fig.savefig(os.path.join(out, prefix + "overlap.png"), dpi=120)
     return True
 
 
@@ -97,10 +99,14 @@ def main():
         sys.exit(__doc__)
     rows = read(sys.argv[1])
     out = sys.argv[2] if len(sys.argv) > 2 else "."
+    prefix = sys.argv[3] if len(sys.argv) > 3 else ""  # e.g. h200_ch08_: names unique across chapters
     os.makedirs(out, exist_ok=True)
-    made = [name for name, ok in (("transfers.png", plot_transfers(rows, out)), ("overlap.png", plot_overlap(rows, out)))
-            if ok]
-    print("wrote " + ", ".join(os.path.join(out, m) for m in made) if made else "nothing to plot in " + sys.argv[1])
+    made = [name for name, ok in (("transfers.png", plot_transfers(rows, out, prefix)),
+                                  ("overlap.png", plot_overlap(rows, out, prefix))) if ok]
+    if made:
+        print("wrote " + ", ".join(os.path.join(out, prefix + m) for m in made))
+    else:
+        print("nothing to plot in " + sys.argv[1])
 
 
 if __name__ == "__main__":

@@ -49,5 +49,6 @@ GAUSS_DUMP_CL_BINARIES="$logs/cl" "$exe" --api opencl --variant reduction --size
   > /dev/null 2>&1
 for ptx in "$logs"/cl/*reduce*; do
   [ -f "$ptx" ] || continue
-  echo "-- $(basename "$ptx"): $(grep -cE 'atom\.|red\.' "$ptx") atom/red instructions, $(grep -c 'bar\.sync' "$ptx") barriers"
+  # Whole words only: 'red\.' alone also matches ld.shared./st.shared.
+  echo "-- $(basename "$ptx"): $(grep -cE '(^|[[:space:]])(atom|red)\.' "$ptx") atom/red instructions, $(grep -c 'bar\.sync' "$ptx") barriers"
 done

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Chapter 09's plots from results CSVs (--csv of 09_reduction).
 
-    python3 chapters/09_reduction/plot.py results.csv [output folder]
+    python3 chapters/09_reduction/plot.py results.csv [output folder] [file name prefix]
 
 Writes ladder.png (device time of each sum of the photo, per API, log scale)
 from rows named sum.<method>, and sweep.png (GB/s against the bytes summed,
@@ -29,7 +29,7 @@ def timed(row):
     return row["runs"] and int(row["runs"]) > 0
 
 
-def plot_ladder(rows, out):
+def plot_ladder(rows, out, prefix=""):
     by_api = defaultdict(list)
     for r in rows:
         if r["variant"].startswith("sum.") and timed(r):
@@ -53,11 +53,11 @@ def plot_ladder(rows, out):
                  fontsize=9)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "ladder.png"), dpi=120)
+    fig.savefig(os.path.join(out, prefix + "ladder.png"), dpi=120)
     return True
 
 
-def plot_sweep(rows, out):
+def plot_sweep(rows, out, prefix=""):
     curves = defaultdict(list)  # (api, method) -> [(bytes, GB/s)]
     ceilings = {}
     for r in rows:
@@ -72,9 +72,11 @@ def plot_sweep(rows, out):
     for (api, method), points in sorted(curves.items()):
         points.sort()
         ax.plot([p[0] for p in points], [p[1] for p in points], "o-", label=f"{method} ({api})")
-    for api, gbps in sorted(ceilings.items()):
+    # The two APIs' copy ceilings are a few percent apart: one label above
+    # the first line, the next below the second, so that they do not overlap.
+    for i, (api, gbps) in enumerate(sorted(ceilings.items())):
         ax.axhline(gbps, linestyle="--", color="gray")
-        ax.annotate(f"copy ({api}), {gbps:.0f} GB/s", (1024, gbps), fontsize=8, va="bottom")
+        ax.annotate(f"copy ({api}), {gbps:.0f} GB/s", (1024, gbps), fontsize=8, va="bottom" if i % 2 == 0 else "top")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("bytes summed")
@@ -82,7 +84,7 @@ def plot_sweep(rows, out):
     ax.set_title(f"09_reduction: sums of 1 KiB to 256 MiB on {rows[0]['device']}", fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "sweep.png"), dpi=120)
+    fig.savefig(os.path.join(out, prefix + "sweep.png"), dpi=120)
     return True
 
 
@@ -91,9 +93,14 @@ def main():
         sys.exit(__doc__)
     rows = read(sys.argv[1])
     out = sys.argv[2] if len(sys.argv) > 2 else "."
+    prefix = sys.argv[3] if len(sys.argv) > 3 else ""  # e.g. h200_ch08_: names unique across chapters
     os.makedirs(out, exist_ok=True)
-    made = [name for name, ok in (("ladder.png", plot_ladder(rows, out)), ("sweep.png", plot_sweep(rows, out))) if ok]
-    print("wrote " + ", ".join(os.path.join(out, m) for m in made) if made else "nothing to plot in " + sys.argv[1])
+    made = [name for name, ok in (("ladder.png", plot_ladder(rows, out, prefix)),
+                                  ("sweep.png", plot_sweep(rows, out, prefix))) if ok]
+    if made:
+        print("wrote " + ", ".join(os.path.join(out, prefix + m) for m in made))
+    else:
+        print("nothing to plot in " + sys.argv[1])
 
 
 if __name__ == "__main__":
