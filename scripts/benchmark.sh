@@ -27,6 +27,12 @@ for chapter in build/bin/[0-9][0-9]_*; do
   "$chapter" --json "$runs/$name.json" "$@" | grep -E "^(OpenCL|CUDA):|ok|MISMATCH|ERROR" || true
 done
 
-commit=$(git rev-parse --short HEAD 2> /dev/null || echo unknown)
-if [ -n "$(git status --porcelain 2> /dev/null)" ]; then commit="$commit-dirty"; fi
+# The commit measured: from git, or from GAUSS_COMMIT where the tree is a copy
+# without its history (a GPU machine that was sent the files alone).
+if [ -n "${GAUSS_COMMIT:-}" ]; then
+  commit=$GAUSS_COMMIT
+else
+  commit=$(git rev-parse --short HEAD 2> /dev/null || echo unknown)
+  if [ -n "$(git status --porcelain 2> /dev/null)" ]; then commit="$commit-dirty"; fi
+fi
 python3 scripts/benchmark_report.py --commit "$commit" --results results --readme README.md "$runs"/*.json

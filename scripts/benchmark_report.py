@@ -51,12 +51,16 @@ def slug(text):
 
 
 def best_per_chapter(rows):
-    """The fastest Gaussian blur of each chapter and API, in any pixel format
-    (each against its own format's copy): the step the chapter teaches, at its
-    best. Copies, other filters (the recursive one, transposes) and sections'
-    measurements (transfers, sums) are left out."""
+    """The fastest Gaussian blur of each chapter and API, gray where the
+    chapter has a gray one (chapter 07 is colour only), each against its own
+    format's copy: the step the chapter teaches, at its best. Copies, other
+    filters (the recursive one, transposes) and sections' measurements
+    (transfers, sums) are left out."""
+    has_gray = {(r["chapter"], r["api"]) for r in rows if r["format"] == "gray" and r["reference"] == "gaussian"}
     best = {}
     for r in rows:
+        if (r["chapter"], r["api"]) in has_gray and r["format"] != "gray":
+            continue
         if r["reference"] != "gaussian" or not r["status"].startswith("ok"):
             continue
         if r["chapter"] == "10_capstone" and r["variant"].startswith("ch"):

@@ -121,3 +121,12 @@ TEST_CASE("a variant the device cannot run is skipped with its reason, not faile
   // A result that was skipped never compared anything: it cannot count as a match.
   CHECK_FALSE(gauss::Comparison{}.matches());
 }
+
+TEST_CASE("an external variant's differences are reported, never failed", "[chapter]") {
+  Chapter chapter("test", "a test chapter");
+  chapter.add_cpu("library", "someone else's blur, slightly different", copy).external = true;
+  std::string printed;
+  CHECK(run(chapter, {"--api", "opencl", "--variant", "library"}, printed) == gauss::kExitOk);
+  CHECK_THAT(printed, Catch::Contains("differs (external)"));
+  CHECK_THAT(printed, Catch::Contains("not our code"));
+}

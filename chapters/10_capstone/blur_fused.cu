@@ -302,7 +302,7 @@ void launch_strip(const std::uint8_t* in, std::uint8_t* out, const gauss::Proble
 template <int C, int R>
 void launch_for(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p, cudaStream_t stream) {
   if constexpr (fused::uses_warp_strip(C, R)) {
-    launch_strip<C, R, fused::pixels_per_lane(C, R), fused::rows_per_warp(C), fused::rows_ahead(C, R),
+    launch_strip<C, R, fused::pixels_per_lane(C, R), fused::rows_per_warp(C, R), fused::rows_ahead(C, R),
                  fused::min_blocks(C, R)>(in, out, p, stream);
   } else {
     const gauss::ImageGeometry& g = p.image;
@@ -320,10 +320,10 @@ struct TunedShape {
 };
 
 constexpr TunedShape kGrayShapes[] = {
+    {"8 px/lane, 8 rows, 4 ahead", launch_strip<1, 2, 8, 8, 4, 4>},
     {"8 px/lane, 16 rows, 4 ahead", launch_strip<1, 2, 8, 16, 4, 4>},
     {"8 px/lane, 16 rows, 8 ahead", launch_strip<1, 2, 8, 16, 8, 4>},
     {"8 px/lane, 16 rows, none ahead", launch_strip<1, 2, 8, 16, 0, 4>},
-    {"8 px/lane, 8 rows, 4 ahead", launch_strip<1, 2, 8, 8, 4, 4>},
     {"8 px/lane, 32 rows, 4 ahead", launch_strip<1, 2, 8, 32, 4, 4>},
     {"16 px/lane, 16 rows, 4 ahead", launch_strip<1, 2, 16, 16, 4, 3>},
     {"16 px/lane, 32 rows, 4 ahead", launch_strip<1, 2, 16, 32, 4, 3>},

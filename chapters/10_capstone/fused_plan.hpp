@@ -25,18 +25,22 @@ constexpr int pixels_per_lane(int channels, int radius) {
   return radius <= 2 ? 4 : 2;
 }
 
-/// Output rows per warp: more rows spread the 2R halo rows over more output.
-constexpr int rows_per_warp(int /*channels*/) { return 16; }
+/// Output rows per warp (CUDA) or per item (OpenCL). More rows spread the
+/// 2R halo rows over more output; fewer rows make more warps, which hide
+/// latency better. Measured on the H200 (the `shapes` section): at radius 2,
+/// gray is fastest with 8 rows, RGBA with 16, OpenCL with 16; wide radii need
+/// more rows, or the halo rows outnumber the output.
+constexpr int rows_per_warp(int channels, int radius) {
+  if (radius <= 2) return channels == 1 ? 8 : 16;
+  return radius <= 8 ? 16 : 32;
+}
+constexpr int opencl_rows_per_item(int radius) { return radius <= 2 ? 16 : 32; }
 
-/// Rows loaded ahead of use (CUDA): several DRAM requests in flight per lane.
+/// Rows loaded ahead of use: several DRAM requests in flight per lane.
 /// Measured on the H200 (the `shapes` section): gray is fastest 4 rows ahead,
-/// RGBA 6 ahead; none ahead costs 20% (gray) and 35% (RGBA).
+/// RGBA 6 ahead, in both APIs; none ahead costs 20-25% (gray) and 15-35% (RGBA).
 constexpr int rows_ahead(int channels, int /*radius*/) { return channels == 4 ? 6 : 4; }
-
-/// Rows loaded ahead in the OpenCL strip kernel. Its gray items keep 20 columns
-/// per row, and the extra raw rows cost more in registers than they save in
-/// latency: measured fastest with none ahead; RGBA with 6.
-constexpr int opencl_rows_ahead(int channels) { return channels == 4 ? 6 : 0; }
+constexpr int opencl_rows_ahead(int channels) { return channels == 4 ? 6 : 4; }
 
 /// Blocks per SM the register budget must leave room for (CUDA
 /// __launch_bounds__): 4 (128 registers) while the ring is small; wide gray

@@ -65,6 +65,10 @@ struct Variant {
   /// NOT match the reference. Its mismatch is flagged in the table but does
   /// not fail the run; a match does ("UNEXPECTED MATCH"). Says what the bug is.
   std::string known_bug;
+  /// Someone else's implementation (a library), run for comparison: its
+  /// differences from the reference are reported ("differs") but never fail
+  /// the run. Our own variants never set this.
+  bool external = false;
 };
 
 /// Accepted difference of a float-accumulating GPU kernel from the double
