@@ -17,11 +17,5 @@ namespace gauss::embedded {
 constexpr OpenClSource ${SYMBOL}{\"${DISPLAY}\", R\"gauss_cl(${text})gauss_cl\"};
 }  // namespace gauss::embedded
 ")
-# Write only when the text changed, so that an unchanged kernel rebuilds nothing.
-if(EXISTS "${OUTPUT}")
-  file(READ "${OUTPUT}" old)
-  if(old STREQUAL header)
-    return()
-  endif()
-endif()
-file(WRITE "${OUTPUT}" "${header}")
+include("${CMAKE_CURRENT_LIST_DIR}/WriteIfChanged.cmake")
+gauss_write_if_changed("${OUTPUT}" "${header}")

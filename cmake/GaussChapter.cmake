@@ -24,7 +24,7 @@ function(gauss_embed_opencl target)
       COMMAND "${CMAKE_COMMAND}" -DINPUT=${abs} -DOUTPUT=${header}
               -DSYMBOL=${stem}_cl -DDISPLAY=${display}
               -P "${PROJECT_SOURCE_DIR}/cmake/EmbedOpenCL.cmake"
-      DEPENDS "${abs}" "${PROJECT_SOURCE_DIR}/cmake/EmbedOpenCL.cmake"
+      DEPENDS "${abs}" "${PROJECT_SOURCE_DIR}/cmake/EmbedOpenCL.cmake" "${PROJECT_SOURCE_DIR}/cmake/WriteIfChanged.cmake"
       COMMENT "Embedding ${display}"
       VERBATIM)
     target_sources(${target} PRIVATE "${header}")
@@ -33,16 +33,17 @@ function(gauss_embed_opencl target)
 endfunction()
 
 # gauss_add_chapter(<NN_name> SOURCES <main.cpp>... [OPENCL <file.cl>...] [CUDA <file.cu>...]
-#                   [USES <earlier chapter>...])
+#                   [USES <earlier chapter>...] [EXERCISE <file.cl> [<file.cu>]])
 # Builds build/bin/<NN_name>, a standalone executable, and <NN_name>_lesson, a
 # static library of the same code without main() that the tests link to run
 # the very same variants on the golden images. The CUDA files are compiled
 # only when CUDA is enabled; the chapter sees GAUSS_HAVE_CUDA then. USES links
 # an earlier chapter's kernels (its .cl files embedded, its .cu launchers, its
 # folder on the include path), so a kernel is compiled once however many
-# chapters run it.
+# chapters run it. EXERCISE names the kernels of the chapter's exercise (see
+# gauss_add_exercise below).
 function(gauss_add_chapter name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;OPENCL;CUDA;USES")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;OPENCL;CUDA;USES;EXERCISE")
   set(kernels ${name}_kernels)
   add_library(${kernels} STATIC)
   gauss_embed_opencl(${kernels} ${ARG_OPENCL})
@@ -69,4 +70,114 @@ function(gauss_add_chapter name)
   target_link_libraries(${name} PRIVATE ${kernels})
   gauss_warnings(${kernels} ${name}_lesson ${name})
   set_property(GLOBAL APPEND PROPERTY GAUSS_CHAPTERS ${name})
+  if(ARG_EXERCISE)
+    gauss_add_exercise(${name} SOURCES ${ARG_SOURCES} OPENCL ${ARG_OPENCL} CUDA ${ARG_CUDA} USES ${ARG_USES}
+                       EXERCISE ${ARG_EXERCISE})
+  endif()
+endfunction()
+
+# The folder the students' exercise files live in: one folder per chapter,
+# holding their copies of the starters (`cmake --build build --target
+# exercises` writes the starters there, never over a file that exists). An
+# instructor grading a submission points it elsewhere:
+#   cmake -B build -DGAUSS_EXERCISES_DIR=/path/to/alice
+set(GAUSS_EXERCISES_DIR "${PROJECT_SOURCE_DIR}/exercises" CACHE PATH "Where the students' exercise kernels are")
+if(NOT TARGET exercises)
+  add_custom_target(exercises COMMENT "Exercise starters in ${GAUSS_EXERCISES_DIR} (existing files are kept)")
+endif()
+
+# gauss_add_exercise(<NN_name> SOURCES ... OPENCL ... CUDA ... USES ... EXERCISE <file.cl> [<file.cu>])
+# Called by gauss_add_chapter. The grader compares the exercise's outputs on
+# the photos with the golden Gaussian blurs; a chapter whose exercise computes
+# something else (a recursive filter, a transpose) says so after the call:
+#   set_property(GLOBAL PROPERTY GAUSS_EXERCISE_NO_GOLDENS_<NN_name> ON)
+# and the grader relies on the chapter's own check alone. For each exercise kernel (a solution with
+# '// EXERCISE:' blocks, see cmake/MakeStarter.cmake) it
+#   - generates the starter into <build>/exercises/<NN_name>/ (part of 'all', so a
+#     broken marker fails the build);
+#   - has the 'exercises' target copy it to GAUSS_EXERCISES_DIR/<NN_name>/ unless
+#     the student's file is already there;
+#   - for a .cu file: adds <NN_name>_exercise, the chapter built with the
+#     student's .cu in place of the solution (build/bin/exercises/<NN_name>), and
+#     <NN_name>_starter, built with the starter; both outside 'all'. CUDA is
+#     compiled ahead of time, so a CUDA exercise is a build target; OpenCL C is
+#     compiled at run time, so the chapter itself takes --kernel-file.
+function(gauss_add_exercise name)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;OPENCL;CUDA;USES;EXERCISE")
+  set(starter_dir "${PROJECT_BINARY_DIR}/exercises/${name}")
+  set(student_dir "${GAUSS_EXERCISES_DIR}/${name}")
+  set(starters "")
+  set(cuda_exercise "")
+  foreach(file IN LISTS ARG_EXERCISE)
+    get_filename_component(abs "${file}" ABSOLUTE)
+    get_filename_component(file_name "${file}" NAME)
+    file(RELATIVE_PATH display "${PROJECT_SOURCE_DIR}" "${abs}")
+    add_custom_command(
+      OUTPUT "${starter_dir}/${file_name}"
+      COMMAND "${CMAKE_COMMAND}" -DINPUT=${abs} -DOUTPUT=${starter_dir}/${file_name} -DDISPLAY=${display}
+              -P "${PROJECT_SOURCE_DIR}/cmake/MakeStarter.cmake"
+      DEPENDS "${abs}" "${PROJECT_SOURCE_DIR}/cmake/MakeStarter.cmake" "${PROJECT_SOURCE_DIR}/cmake/WriteIfChanged.cmake"
+      COMMENT "Exercise starter from ${display}"
+      VERBATIM)
+    list(APPEND starters "${starter_dir}/${file_name}")
+    if(file_name MATCHES "\\.cu$")
+      set(cuda_exercise "${file_name}")
+      set_property(GLOBAL PROPERTY GAUSS_EXERCISE_CU_SOLUTION_${name} "${abs}")
+    elseif(file_name MATCHES "\\.cl$")
+      set_property(GLOBAL PROPERTY GAUSS_EXERCISE_CL_${name} "${abs}")
+    endif()
+  endforeach()
+  add_custom_target(${name}_starters ALL DEPENDS ${starters})
+  add_custom_target(${name}_copy_starters
+    COMMAND "${CMAKE_COMMAND}" "-DSTARTERS=${starters}" -DDEST=${student_dir}
+            -P "${PROJECT_SOURCE_DIR}/cmake/CopyStarters.cmake"
+    DEPENDS ${name}_starters
+    VERBATIM)
+  add_dependencies(exercises ${name}_copy_starters)
+  set_property(GLOBAL APPEND PROPERTY GAUSS_EXERCISE_CHAPTERS ${name})
+
+  if(NOT GAUSS_HAVE_CUDA OR NOT cuda_exercise)
+    return()
+  endif()
+  set_property(GLOBAL PROPERTY GAUSS_EXERCISE_CU_${name} "${cuda_exercise}")
+  # Two builds of the chapter, each with one .cu swapped: the student's
+  # (<name>_exercise) and the starter (<name>_starter, which the tests use to
+  # check that an untouched starter fails). Each swapped file is compiled
+  # through a one-line wrapper, so that a missing file is a clear error.
+  foreach(kind IN ITEMS exercise starter)
+    if(kind STREQUAL exercise)
+      set(kernel_path "${student_dir}/${cuda_exercise}")
+    else()
+      set(kernel_path "${starter_dir}/${cuda_exercise}")
+    endif()
+    set(wrapper "${PROJECT_BINARY_DIR}/exercises/${name}_${kind}_${cuda_exercise}")
+    file(CONFIGURE OUTPUT "${wrapper}" CONTENT "// Generated by gauss_add_exercise(): compiles the ${kind}'s ${cuda_exercise}.
+#if !__has_include(\"${kernel_path}\")
+#error \"${kernel_path} is missing: cmake --build build --target exercises writes the starter there\"
+#endif
+#include \"${kernel_path}\"
+")
+    set(cuda_sources "${wrapper}")
+    foreach(cu IN LISTS ARG_CUDA)
+      get_filename_component(cu_name "${cu}" NAME)
+      if(NOT cu_name STREQUAL cuda_exercise)
+        list(APPEND cuda_sources "${cu}")
+      endif()
+    endforeach()
+    set(kernels ${name}_${kind}_kernels)
+    add_library(${kernels} STATIC EXCLUDE_FROM_ALL ${cuda_sources})
+    gauss_embed_opencl(${kernels} ${ARG_OPENCL})
+    target_compile_options(${kernels} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=-v -lineinfo>)
+    target_include_directories(${kernels} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
+    target_link_libraries(${kernels} PUBLIC gauss::common)
+    foreach(used IN LISTS ARG_USES)
+      target_link_libraries(${kernels} PUBLIC ${used}_kernels)
+    endforeach()
+    add_dependencies(${kernels} ${name}_starters)
+    add_executable(${name}_${kind} EXCLUDE_FROM_ALL ${ARG_SOURCES})
+    target_link_libraries(${name}_${kind} PRIVATE ${kernels})
+    set_target_properties(${name}_${kind} PROPERTIES
+      RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin/${kind}s" OUTPUT_NAME ${name})
+    gauss_warnings(${kernels} ${name}_${kind})
+  endforeach()
 endfunction()

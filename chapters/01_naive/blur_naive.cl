@@ -28,6 +28,7 @@ __kernel void blur_naive(__global const uchar* in,
                          int pitch,  // bytes from one row to the next
                          GaussTaps taps)
 {
+    // EXERCISE: map this work-item to its pixel (x, y), and send the items past the image's edges home
     // The index mapping: work-item (x, y) of the 2-D NDRange is pixel (x, y).
     const int x = get_global_id(0);
     const int y = get_global_id(1);
@@ -39,6 +40,10 @@ __kernel void blur_naive(__global const uchar* in,
     if (x >= width || y >= height) {
         return;
     }
+    // STARTER:
+    // const int x = 0;
+    // const int y = 0;
+    // END EXERCISE
 
     // The weights in a per-item array: with a compile-time size and unrolled
     // loops every index is a constant, so these are registers, not memory.
@@ -49,10 +54,18 @@ __kernel void blur_naive(__global const uchar* in,
 
     float sum = 0.0f;
     for (int dy = -RADIUS; dy <= RADIUS; ++dy) {
+        // EXERCISE: the row this tap reads, clamped to the image (clamp-to-edge)
         // Clamp-to-edge: rows above and below the image repeat the edge row.
         const int sy = clamp(y + dy, 0, height - 1);
+        // STARTER:
+        // const int sy = y;
+        // END EXERCISE
         for (int dx = -RADIUS; dx <= RADIUS; ++dx) {
+            // EXERCISE: the column this tap reads, clamped to the image
             const int sx = clamp(x + dx, 0, width - 1);
+            // STARTER:
+            // const int sx = x;
+            // END EXERCISE
             sum += w[dy + RADIUS] * w[dx + RADIUS] * (float)in[sy * pitch + sx];
         }
     }

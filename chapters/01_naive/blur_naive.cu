@@ -14,6 +14,7 @@ namespace {
 template <int RADIUS>
 __global__ void blur_naive(const std::uint8_t* in, std::uint8_t* out, int width, int height, int pitch,
                            gauss::GaussTaps taps) {
+  // EXERCISE: map this thread to its pixel (x, y), and send the threads past the image's edges home
   // The index mapping: thread (x, y) of the grid is pixel (x, y).
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -21,6 +22,10 @@ __global__ void blur_naive(const std::uint8_t* in, std::uint8_t* out, int width,
   // The bounds guard: the grid is rounded up to whole blocks, so the last
   // blocks have threads past the right and bottom edges, with no pixel.
   if (x >= width || y >= height) return;
+  // STARTER:
+  // const int x = 0;
+  // const int y = 0;
+  // END EXERCISE
 
   // The weights in a per-thread array (registers: every index is a constant
   // once the loops are unrolled). The kernel parameter itself sits in the
@@ -33,10 +38,18 @@ __global__ void blur_naive(const std::uint8_t* in, std::uint8_t* out, int width,
   float sum = 0.0f;
 #pragma unroll
   for (int dy = -RADIUS; dy <= RADIUS; ++dy) {
-    const int sy = min(max(y + dy, 0), height - 1);  // clamp-to-edge
+    // EXERCISE: the row this tap reads, clamped to the image (clamp-to-edge)
+    const int sy = min(max(y + dy, 0), height - 1);
+    // STARTER:
+    // const int sy = y;
+    // END EXERCISE
 #pragma unroll
     for (int dx = -RADIUS; dx <= RADIUS; ++dx) {
+      // EXERCISE: the column this tap reads, clamped to the image
       const int sx = min(max(x + dx, 0), width - 1);
+      // STARTER:
+      // const int sx = x;
+      // END EXERCISE
       sum += w[dy + RADIUS] * w[dx + RADIUS] * static_cast<float>(in[sy * pitch + sx]);
     }
   }

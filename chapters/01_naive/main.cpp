@@ -91,6 +91,10 @@ gauss::Chapter make_chapter() {
   // After the table: the same kernel timed three ways, to show why a host
   // clock read right after the launch measures nothing but the launch.
   chapter.show_timer_lesson("naive");
+
+  // The exercise (README, section Exercise): blur_naive.cl/.cu with the index
+  // mapping, the bounds guard and the clamps left for the student to write.
+  chapter.set_exercise("blur_naive.cl", {"naive"});
   return chapter;
 }
 

@@ -114,6 +114,11 @@ gauss::Chapter make_chapter() {
   // at a fixed height shows the rate climb with the number of columns.
   chapter.add_section("width_sweep", "Megapixels per second against image width (rgh, rgv, fir_h)", width_sweep_section,
                       gauss::Chapter::SectionRuns::OnRequest);
+
+  // The exercise (README, section Exercise): rg_columns in
+  // recursive_gauss.cl/.cu, the coalesced rgV, left to the student. rgv runs
+  // it alone, rgv_rgh as the first pass of the full blur (float out).
+  chapter.set_exercise("recursive_gauss.cl", {"rgv", "rgv_rgh"});
   return chapter;
 }
 

@@ -60,9 +60,13 @@ __global__ void rg_rows(const In* in, int in_pitch, float* forward, int forward_
 template <class In, class Out>
 __global__ void rg_columns(const In* in, int in_pitch, float* forward, int forward_pitch, Out* out, int out_pitch,
                            int width, int height, DericheTaps taps) {
+  // EXERCISE: thread x filters column x: send the threads past the right edge home, then filter_line() down it
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= width) return;
   filter_line(in + x, in_pitch, forward + x, forward_pitch, out + x, out_pitch, height, taps);
+  // STARTER:
+  // // (nothing filtered yet: the output keeps whatever it held)
+  // END EXERCISE
 }
 
 template <class In, class Out>

@@ -85,6 +85,11 @@ gauss::Chapter make_chapter() {
   // it reads and writes per pixel. The same arithmetic with this run's copy,
   // beside what this run measured.
   chapter.add_section("estimates", "Apple's estimate table, recomputed from this run's copy", estimates_section);
+
+  // The exercise (README, section Exercise): transpose_tiled in
+  // transpose.cl/.cu, its tile load, barrier and transposed store left to the
+  // student. The three 16 x 16 variants run it: unpadded, padded, skewed.
+  chapter.set_exercise("transpose.cl", {"transpose_16", "transpose_16_padded", "transpose_16_skewed"});
   return chapter;
 }
 

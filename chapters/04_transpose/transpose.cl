@@ -61,16 +61,21 @@ void transpose_tiled(__global const IN_T* in, int in_pitch,
     const int lx = get_local_id(0);
     const int ly = get_local_id(1);
 
+    // EXERCISE: load the tile: item (lx, ly) copies its input pixel into tile[ly][lx], if it is in the image
     // Load: row ly of the tile from input row group_y*TILE + ly, coalesced.
     const int x = group_x * TILE + lx;
     const int y = group_y * TILE + ly;
     if (x < width && y < height) {
         tile[ly][lx] = in[y * in_pitch + x];
     }
+    // END EXERCISE
+    // EXERCISE: no item may read the tile before every item of the group has loaded its value
     // Every item's load must land before any item reads a column of the
     // tile: the column holds values that other items loaded.
     barrier(CLK_LOCAL_MEM_FENCE);
+    // END EXERCISE
 
+    // EXERCISE: store the tile transposed: consecutive lx write consecutive values of an output row
     // Store: output row group_x*TILE + ly is input column group_x*TILE + ly,
     // whose values sit in column ly of the tile. Items with consecutive lx
     // write consecutive output values (coalesced) and read tile[lx][ly],
@@ -80,6 +85,7 @@ void transpose_tiled(__global const IN_T* in, int in_pitch,
     if (out_x < height && out_y < width) {
         out[out_y * out_pitch + out_x] = CONVERT(tile[lx][ly]);
     }
+    // END EXERCISE
 }
 #endif
 

@@ -35,13 +35,21 @@ __global__ void transpose_tiled(const In* in, int in_pitch, Out* out, int out_pi
   const int group_y = SKEW ? (blockIdx.y + blockIdx.x) % gridDim.y : blockIdx.y;
   const int lx = threadIdx.x;
   const int ly = threadIdx.y;
+  // EXERCISE: load the tile: thread (lx, ly) copies its input pixel into tile[ly][lx], if it is in the image
   const int x = group_x * TILE + lx;
   const int y = group_y * TILE + ly;
   if (x < width && y < height) tile[ly][lx] = in[y * in_pitch + x];
+  // END EXERCISE
+  // EXERCISE: no thread may read the tile before every thread of the block has loaded its value
   __syncthreads();  // the column read below needs values other threads loaded
+  // END EXERCISE
+  // EXERCISE: store the tile transposed: consecutive lx write consecutive values of an output row
   const int out_x = group_y * TILE + lx;
   const int out_y = group_x * TILE + ly;
   if (out_x < height && out_y < width) out[out_y * out_pitch + out_x] = convert(tile[lx][ly], out);
+  // STARTER:
+  // (void)group_x, (void)group_y, (void)lx, (void)ly;  // unused until the three blocks are written
+  // END EXERCISE
 }
 
 // 32 x 8 threads over a 32 x 33 tile, four values per thread.

@@ -48,6 +48,7 @@ void blur_tiled(__global const uchar* in,
     const int x0 = get_group_id(0) * GROUP_X;  // the group's first output pixel
     const int y0 = get_group_id(1) * GROUP_Y;
 
+    // EXERCISE: load the whole tile, halo included, into tile[][]: every cell by some item, as a float, clamped
     // 1. The cooperative load. The items stride over the whole tile, so the
     //    halo is loaded whatever the group's shape and radius, and items
     //    whose own pixel lies past the image's edge load too: their cells are
@@ -61,12 +62,15 @@ void blur_tiled(__global const uchar* in,
             tile[ty][tx] = (float)in[sy * pitch + sx];
         }
     }
+    // END EXERCISE
 
+    // EXERCISE: wait until every item of the group has stored its cells (every item must get here)
     // 2. Wait until every item's loads are in local memory. Every item of the
     //    group must reach this barrier, which is why the bounds guard comes
     //    after it: an item that returned earlier would leave the others
     //    waiting (undefined behaviour in OpenCL, a hang or garbage in practice).
     barrier(CLK_LOCAL_MEM_FENCE);
+    // END EXERCISE
 
     // 3. The arithmetic, reading local memory only.
     const int x = x0 + lx;
@@ -78,11 +82,15 @@ void blur_tiled(__global const uchar* in,
     for (int i = 0; i < TAPS; ++i) {
         w[i] = taps.w[i];
     }
+    // EXERCISE: sum the (2R+1)^2 taps of pixel (x, y) from tile[][] (the tile starts R pixels up and left of the group)
     float sum = 0.0f;
     for (int dy = 0; dy < TAPS; ++dy) {
         for (int dx = 0; dx < TAPS; ++dx) {
             sum += w[dy] * w[dx] * tile[ly + dy][lx + dx];
         }
     }
+    // STARTER:
+    // float sum = 0.0f;
+    // END EXERCISE
     out[y * pitch + x] = convert_uchar_sat(sum + 0.5f);
 }

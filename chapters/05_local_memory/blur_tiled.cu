@@ -21,6 +21,7 @@ __global__ void blur_tiled(const std::uint8_t* in, std::uint8_t* out, int width,
   const int x0 = blockIdx.x * blockDim.x;  // the block's first output pixel
   const int y0 = blockIdx.y * blockDim.y;
 
+  // EXERCISE: load the whole tile, halo included, into tile[]: every cell by some thread, as a float, clamped
   // 1. The cooperative load: the threads stride over the whole tile, so every
   //    cell is loaded whatever the block shape, radius and image size, and
   //    every coordinate is clamped to the image (clamp-to-edge).
@@ -31,10 +32,13 @@ __global__ void blur_tiled(const std::uint8_t* in, std::uint8_t* out, int width,
       tile[ty * tile_w + tx] = static_cast<float>(in[sy * pitch + sx]);
     }
   }
+  // END EXERCISE
 
+  // EXERCISE: wait until every thread of the block has stored its cells (every thread must get here)
   // 2. Every thread reaches the barrier, including those past the image's
   //    edge (their loads are other pixels' halo): the guard comes after it.
   __syncthreads();
+  // END EXERCISE
 
   // 3. The arithmetic, from shared memory only.
   const int x = x0 + threadIdx.x;
@@ -44,6 +48,7 @@ __global__ void blur_tiled(const std::uint8_t* in, std::uint8_t* out, int width,
   float w[kTaps];
 #pragma unroll
   for (int i = 0; i < kTaps; ++i) w[i] = taps.w[i];
+  // EXERCISE: sum the (2R+1)^2 taps of pixel (x, y) from tile[] (the tile starts R pixels up and left of the block)
   const float* window = tile + threadIdx.y * tile_w + threadIdx.x;
   float sum = 0.0f;
 #pragma unroll
@@ -51,6 +56,9 @@ __global__ void blur_tiled(const std::uint8_t* in, std::uint8_t* out, int width,
 #pragma unroll
     for (int dx = 0; dx < kTaps; ++dx) sum += w[dy] * w[dx] * window[dy * tile_w + dx];
   }
+  // STARTER:
+  // float sum = 0.0f;
+  // END EXERCISE
   out[y * pitch + x] = static_cast<std::uint8_t>(min(static_cast<unsigned int>(sum + 0.5f), 255u));
 }
 

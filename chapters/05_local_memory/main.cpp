@@ -371,6 +371,11 @@ gauss::Chapter make_chapter() {
   // --- After the table: the group shape ------------------------------------------
   chapter.add_section("group_shapes", "group shape: 256 items as 16x16 .. 256x1, and what each wastes on the halo",
                       group_shape_sweep);
+
+  // The exercise (README, section Exercise): blur_tiled.cl/.cu with the
+  // cooperative load of the tile, the barrier and the taps from the tile left
+  // for the student to write.
+  chapter.set_exercise("blur_tiled.cl", {"tiled"});
   return chapter;
 }
 

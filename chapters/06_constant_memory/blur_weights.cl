@@ -67,7 +67,11 @@ __kernel void blur_constant_runtime(__global const uchar* in, __global uchar* ou
     if (x >= width || y >= height) {
         return;
     }
+    // EXERCISE: blur pixel (x, y) over `radius`, weight k read from the __constant argument `weights` (SUM_2D)
     SUM_2D(FROM_BUFFER, radius);
+    // STARTER:
+    // out[y * pitch + x] = in[y * pitch + x];
+    // END EXERCISE
 }
 
 // The weights in an ordinary __global buffer: read through the L1 cache.
@@ -111,7 +115,11 @@ __kernel void blur_constant_fixed(__global const uchar* in, __global uchar* out,
     if (x >= width || y >= height) {
         return;
     }
+    // EXERCISE: the same with the compile-time radius RADIUS, weights again from __constant memory
     SUM_2D(FROM_BUFFER, RADIUS);
+    // STARTER:
+    // out[y * pitch + x] = in[y * pitch + x];
+    // END EXERCISE
 }
 
 #endif

@@ -14,7 +14,9 @@ namespace {
 // The weights of the __constant__ kernels: 64 KB of constant memory per
 // module, read through the constant cache, which broadcasts a value to all
 // threads of a warp that read the same address.
+// EXERCISE: declare c_weights, room for gauss::kMaxTaps floats in __constant__ memory
 __constant__ float c_weights[gauss::kMaxTaps];
+// END EXERCISE
 
 template <int FIXED, class Weight>
 __device__ __forceinline__ void sum_2d(const std::uint8_t* in, std::uint8_t* out, int width, int height, int pitch,
@@ -51,7 +53,11 @@ __global__ void blur_array_runtime(const std::uint8_t* in, std::uint8_t* out, in
 __global__ void blur_constant_runtime(const std::uint8_t* in, std::uint8_t* out, int width, int height, int pitch,
                                       int radius) {
   PIXEL_OR_RETURN;
+  // EXERCISE: blur pixel (x, y) over `radius` with sum_2d<0>, weight k read from c_weights
   sum_2d<0>(in, out, width, height, pitch, x, y, radius, [](int k) { return c_weights[k]; });
+  // STARTER:
+  // out[y * pitch + x] = in[y * pitch + x];
+  // END EXERCISE
 }
 
 __global__ void blur_global_runtime(const std::uint8_t* in, std::uint8_t* out, int width, int height, int pitch,
@@ -74,13 +80,21 @@ __global__ void blur_array_fixed(const std::uint8_t* in, std::uint8_t* out, int 
 template <int RADIUS>
 __global__ void blur_constant_fixed(const std::uint8_t* in, std::uint8_t* out, int width, int height, int pitch) {
   PIXEL_OR_RETURN;
+  // EXERCISE: the same with the compile-time radius RADIUS (sum_2d<RADIUS>), weights again from c_weights
   sum_2d<RADIUS>(in, out, width, height, pitch, x, y, RADIUS, [](int k) { return c_weights[k]; });
+  // STARTER:
+  // out[y * pitch + x] = in[y * pitch + x];
+  // END EXERCISE
 }
 
 }  // namespace
 
 void upload_constant_weights(const gauss::GaussTaps& taps) {
+  // EXERCISE: copy the weights taps.w from the host into c_weights (checked with GAUSS_CUDA_CHECK)
   GAUSS_CUDA_CHECK(cudaMemcpyToSymbol(c_weights, taps.w, sizeof taps.w));
+  // STARTER:
+  // (void)taps;
+  // END EXERCISE
 }
 
 void launch_blur_weights(WeightStorage storage, const std::uint8_t* in, std::uint8_t* out,

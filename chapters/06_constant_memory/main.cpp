@@ -177,6 +177,11 @@ gauss::Chapter make_chapter() {
   // --- On request: every radius from 1 to 16 -----------------------------------------
   chapter.add_section("radius_sweep", "the radius sweep: R = 1..16, every variant, ms and (GB/s)", radius_sweep,
                       gauss::Chapter::SectionRuns::OnRequest);
+
+  // The exercise (README, section Exercise): blur_weights.cl/.cu with the
+  // __constant weights of the two constant kernels left for the student to
+  // declare (CUDA), fill (CUDA) and read (both).
+  chapter.set_exercise("blur_weights.cl", {"constant_runtime", "constant_fixed"});
   return chapter;
 }
 

@@ -71,12 +71,18 @@ __kernel void blur_rgba32(__global const uchar* in, __global uchar* out, int wid
     float4 sum = (float4)(0.0f);
     for (int dy = -RADIUS; dy <= RADIUS; ++dy) {
         // Rows are width * 4 bytes: every pixel is 4-byte aligned, one 32-bit load.
+        // EXERCISE: this window row as uchar4 pixels (clamped row); add each tap, one uchar4 load, to sum as a float4
         __global const uchar4* row = (__global const uchar4*)(in + clamp(y + dy, 0, height - 1) * pitch);
         for (int dx = -RADIUS; dx <= RADIUS; ++dx) {
             sum += w[dy + RADIUS] * w[dx + RADIUS] * convert_float4(row[clamp(x + dx, 0, width - 1)]);
         }
+        // END EXERCISE
     }
+    // EXERCISE: the float4 sum back to 4 bytes: rounded half up, saturated to 0..255
     uchar4 result = convert_uchar4_sat(sum + 0.5f);  // .w, the blurred alpha, is replaced:
+    // STARTER:
+    // uchar4 result = (uchar4)(0);  // .w, the blurred alpha, is replaced:
+    // END EXERCISE
 #ifdef ALPHA_ZERO
     result.w = 0;  // the seminar's bug
 #else

@@ -72,15 +72,21 @@ __global__ void blur_rgba32(const std::uint8_t* in, std::uint8_t* out, int width
   float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 #pragma unroll
   for (int dy = -RADIUS; dy <= RADIUS; ++dy) {
+    // EXERCISE: this window row as 32-bit pixels (clamped row); add each tap, one 32-bit load, to sum (to_float4, fma4)
     const unsigned int* row = reinterpret_cast<const unsigned int*>(in + clamp_to(y + dy, height) * pitch);
 #pragma unroll
     for (int dx = -RADIUS; dx <= RADIUS; ++dx) {
       fma4(sum, w[dy + RADIUS] * w[dx + RADIUS], to_float4(row[clamp_to(x + dx, width)]));  // one 32-bit load
     }
+    // END EXERCISE
   }
   const unsigned int centre = reinterpret_cast<const unsigned int*>(in + y * pitch)[x];
   const unsigned int alpha = ALPHA_ZERO ? 0u : centre >> 24;  // ALPHA_ZERO: the seminar's bug
+  // EXERCISE: store the float4 sum as one 32-bit pixel: R, G, B rounded and saturated, then alpha (pack)
   reinterpret_cast<unsigned int*>(out + y * pitch)[x] = pack(sum, alpha);
+  // STARTER:
+  // reinterpret_cast<unsigned int*>(out + y * pitch)[x] = alpha << 24;
+  // END EXERCISE
 }
 
 // Four pixels per thread; each window row loaded as aligned 16-byte vectors

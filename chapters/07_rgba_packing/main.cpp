@@ -278,6 +278,11 @@ gauss::Chapter make_chapter() {
   // --- After the table: the planar variant's stages, timed apart ----------------------------
   chapter.add_section("planar_split", "planar: the split, the blur of the planes and the join, timed apart",
                       planar_split);
+
+  // The exercise (README, section Exercise): blur_rgba.cl/.cu with the
+  // rgba32 kernel's 32-bit loads, float4 sums and conversion back left for
+  // the student to write.
+  chapter.set_exercise("blur_rgba.cl", {"rgba32"});
   return chapter;
 }
 

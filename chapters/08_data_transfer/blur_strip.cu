@@ -15,11 +15,17 @@ namespace {
 template <int RADIUS>
 __global__ void blur_strip(const std::uint8_t* in, std::uint8_t* out, int width, int height, int pitch,
                            gauss::GaussTaps taps, int row0, int row_end) {
+  // EXERCISE: this thread's pixel (x, y): the strip starts at row row0; threads past its end or the right edge go home
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = row0 + blockIdx.y * blockDim.y + threadIdx.y;  // the offset OpenCL gives for free
   // The bounds guard, against the strip's end: rows past it belong to the
   // next strip, whose input rows may not have arrived yet.
   if (x >= width || y >= row_end) return;
+  // STARTER:
+  // const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  // const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  // if (x >= width || y >= height) return;
+  // END EXERCISE
 
   constexpr int kTaps = 2 * RADIUS + 1;
   float w[kTaps];
@@ -29,7 +35,12 @@ __global__ void blur_strip(const std::uint8_t* in, std::uint8_t* out, int width,
   float sum = 0.0f;
 #pragma unroll
   for (int dy = -RADIUS; dy <= RADIUS; ++dy) {
-    const int sy = min(max(y + dy, 0), height - 1);  // clamp to the image, not to the strip
+    // EXERCISE: the input row this tap reads (rows above and below the strip are its halo)
+    // Clamp to the image, not to the strip.
+    const int sy = min(max(y + dy, 0), height - 1);
+    // STARTER:
+    // const int sy = y;
+    // END EXERCISE
 #pragma unroll
     for (int dx = -RADIUS; dx <= RADIUS; ++dx) {
       const int sx = min(max(x + dx, 0), width - 1);

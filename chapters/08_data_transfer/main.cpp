@@ -165,6 +165,14 @@ gauss::Chapter make_chapter() {
                         }
 #endif
                       });
+
+  // The exercise (README, section Exercise): blur_strip.cu, CUDA's strip
+  // kernel, with its row offset, its guard and its row clamp left for the
+  // student; the overlap section runs it. CUDA only: OpenCL blurs a strip with
+  // chapter 01's kernel through the global work offset, so it has no strip
+  // kernel to write (the name below matches no OpenCL file, so --kernel-file
+  // replaces nothing).
+  chapter.set_exercise("blur_strip.cu", {"overlap"});
   return chapter;
 }
 

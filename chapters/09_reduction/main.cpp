@@ -279,6 +279,42 @@ void sweep_api(gauss::SectionContext& context, Summer& summer, const std::string
   context.out << '\n';
 }
 
+// --- The exercise: the sums whose kernels end in the tree ------------------------------
+// group_sum (reduce.cl) and block_sum_tree (reduce.cu) are the exercise
+// (README, section Exercise); these methods call them.
+bool uses_tree(SumMethod method) {
+  return method == SumMethod::Tree || method == SumMethod::MultiPass || method == SumMethod::ManyPerItem;
+}
+
+// Runs the methods that use the tree on one API, as the ladder does, except
+// one the device cannot run (the tree's 64-bit atomics): left out, with a line.
+template <class Summer, class Data>
+void run_tree_sums(std::ostream& out, Summer& summer, const std::string& api, const Data& data, std::size_t n,
+                   std::uint64_t exact, const gauss::RunSettings& settings, std::vector<SumStats>& sums) {
+  for (const SumMethodInfo& info : sum_methods()) {
+    if (!uses_tree(info.method)) continue;
+    std::string why;
+    if (!summer.runs(info.method, &why)) {
+      out << info.name << " (" << api << ") is left out here: " << why << '\n';
+      continue;
+    }
+    sums.push_back(measure_sum(summer, info, api, data, n, exact, settings));
+  }
+}
+
+// One line per wrong method, in the form the chapters and the exercise
+// grader use for a wrong result: "<name> (<API>): MISMATCH: ...".
+void report_mismatches(std::ostream& out, const std::vector<SumStats>& sums) {
+  for (const SumStats& s : sums) {
+    if (!s.error.empty() || !s.skipped.empty() || s.wrong() == 0) continue;
+    std::uint64_t got = s.expected;
+    for (std::uint64_t t : s.totals)
+      if (t != s.expected) got = t;
+    out << s.method << " (" << s.api << "): MISMATCH: " << s.wrong() << " of " << s.totals.size() << " runs wrong; got "
+        << grouped(static_cast<double>(got)) << ", expected " << grouped(static_cast<double>(s.expected)) << '\n';
+  }
+}
+
 const std::vector<std::uint32_t>& zero_to_255() {
   static const std::vector<std::uint32_t> values = [] {
     std::vector<std::uint32_t> v(256);
@@ -418,6 +454,51 @@ gauss::Chapter make_chapter() {
 #endif
       },
       gauss::Chapter::SectionRuns::OnRequest);
+
+  // --- The exercise ----------------------------------------------------------------
+  // The sums built on the tree in local memory, on the input's bytes, each
+  // wrong total on a MISMATCH line of its own: what the exercise's grader
+  // reads (README, section Exercise). The ladder runs the same kernels.
+  chapter.add_section(
+      "tree_sums", "The exercise: the sums built on the tree in local memory (tree, multipass, many_per_item)",
+      [](gauss::SectionContext& context) {
+        const std::vector<std::uint8_t>& bytes = context.input.pixels;
+        const std::size_t n = bytes.size();
+        const std::uint64_t exact = sum_exact(bytes.data(), n);
+        const gauss::RunSettings settings = settings_of(context.options);
+        std::vector<SumStats> all;
+        if (context.opencl != nullptr) {
+          gauss::OpenClSession& cl = *context.opencl;
+          OpenClSummer summer(cl);
+          cl::Buffer data(cl.context, CL_MEM_READ_ONLY, n);
+          cl.queue.enqueueWriteBuffer(data, CL_TRUE, 0, n, bytes.data());
+          std::vector<SumStats> sums;
+          run_tree_sums(context.out, summer, "OpenCL", data, n, exact, settings, sums);
+          add_sum_rows(context.rows, sums, cl.info.name, "tree_sums.", context.opencl_copy_gbps);
+          all.insert(all.end(), sums.begin(), sums.end());
+        }
+#ifdef GAUSS_HAVE_CUDA
+        if (context.cuda != nullptr) {
+          CudaSummer summer(*context.cuda);
+          gauss::CudaBuffer data(n);
+          data.upload(bytes.data(), n);
+          std::vector<SumStats> sums;
+          run_tree_sums(context.out, summer, "CUDA", data.data(), n, exact, settings, sums);
+          add_sum_rows(context.rows, sums, context.cuda->name, "tree_sums.", context.cuda_copy_gbps);
+          all.insert(all.end(), sums.begin(), sums.end());
+        }
+#endif
+        context.out << "the input's " << grouped(static_cast<double>(n)) << " bytes sum to "
+                    << grouped(static_cast<double>(exact)) << " (the CPU, in 64-bit integers)\n";
+        print_sums(context.out, all, context.opencl_copy_gbps, context.cuda_copy_gbps);
+        report_mismatches(context.out, all);
+        check_ladder(context, all);
+      },
+      gauss::Chapter::SectionRuns::OnRequest);
+
+  // The exercise (README, section Exercise): group_sum in reduce.cl and
+  // block_sum_tree in reduce.cu, store and tree left for the student.
+  chapter.set_exercise("reduce.cl", {"tree_sums"});
   return chapter;
 }
 

@@ -95,9 +95,12 @@ __kernel void sum_atomic_group(__global const uchar* in, uint n, __global ulong*
 // All items may read s[0] after the last barrier.
 ulong group_sum(__local ulong* s, ulong mine)
 {
+    // EXERCISE: put this item's value where the whole group can read it, and wait until every item has
     const uint lid = get_local_id(0);
     s[lid] = mine;
     barrier(CLK_LOCAL_MEM_FENCE);
+    // END EXERCISE
+    // EXERCISE: the tree: halve the active items each step until s[0] holds the sum; every item reaches every barrier
     for (uint offset = GROUP / 2; offset > 0; offset /= 2) {
         if (lid < offset) {
             s[lid] += s[lid + offset];
@@ -105,6 +108,9 @@ ulong group_sum(__local ulong* s, ulong mine)
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     return s[0];
+    // STARTER:
+    // return mine;  // this item's value alone: the group's sum only if the group has one item
+    // END EXERCISE
 }
 
 #ifdef HAVE_INT64_ATOMICS

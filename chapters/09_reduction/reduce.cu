@@ -37,14 +37,20 @@ __global__ void sum_atomic_group(const std::uint8_t* in, unsigned n, Total* tota
 // 4. The tree in shared memory; __syncthreads() outside the `if`, as the
 // barrier in reduce.cl. Every thread may read s[0] afterwards.
 __device__ Total block_sum_tree(Total* s, Total mine) {
+  // EXERCISE: put this thread's value where the whole block can read it, and wait until every thread has
   const unsigned t = threadIdx.x;
   s[t] = mine;
   __syncthreads();
+  // END EXERCISE
+  // EXERCISE: the tree: halve the active threads each step until s[0] holds the sum; all threads reach every barrier
   for (unsigned offset = kGroup / 2; offset > 0; offset /= 2) {
     if (t < offset) s[t] += s[t + offset];
     __syncthreads();
   }
   return s[0];
+  // STARTER:
+  // return mine;  // this thread's value alone: the block's sum only if the block has one thread
+  // END EXERCISE
 }
 
 // 5. Warp shuffles. The 32 threads of a warp run together, and

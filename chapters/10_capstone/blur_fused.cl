@@ -158,20 +158,25 @@ __kernel void blur_strip(__global const uchar* restrict in,
                 continue;  /* the first 2R rows only fill the ring */
             }
 
-            /* Output row y: vertical sums over input rows i - 2R .. i, in
-             * slots (j + 1 + k) % (2R+1), for every pixel of the span. */
+            /* Output row y: vertical sums over input rows i - 2R .. i, for
+             * every pixel of the span. */
             const int y = y0 + i - 2 * RADIUS;
             float v[SPAN][BLURRED];
 #pragma unroll
             for (int q = 0; q < SPAN; ++q) {
 #pragma unroll
                 for (int c = 0; c < BLURRED; ++c) {
+                    // EXERCISE: v[q][c], the weighted sum of span pixel q over input rows i - 2R .. i, from the ring
+                    /* Those rows sit in slots (j + 1 + k) % (2R+1), k = 0 .. 2R. */
                     float s = w[0] * ring[(j + 1) % TAPS][q][c];
 #pragma unroll
                     for (int k = 1; k < TAPS; ++k) {
                         s = fma(w[k], ring[(j + 1 + k) % TAPS][q][c], s);
                     }
                     v[q][c] = s;
+                    // STARTER:
+                    // v[q][c] = ring[j % TAPS][q][c];  /* row i alone, unweighted */
+                    // END EXERCISE
                 }
             }
 
@@ -259,11 +264,15 @@ void blur_tile(__global const uchar* restrict in,
     /* Vertical sums for the tile's TILE rows and all TSPAN columns. */
     for (int vx = tx; vx < TSPAN; vx += TILE) {
         for (int c = 0; c < BLURRED; ++c) {
+            // EXERCISE: vertical[ty][vx][c], the weighted sum of column vx over the 2R+1 tile rows around output row ty
             float s = 0.0f;
             for (int k = 0; k < TAPS; ++k) {
                 s = fma(taps.w[k], tile[ty + k][vx][c], s);
             }
             vertical[ty][vx][c] = s;
+            // STARTER:
+            // vertical[ty][vx][c] = tile[ty][vx][c];  /* one row, unweighted */
+            // END EXERCISE
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);  /* the horizontal pass reads the neighbours' sums */

@@ -150,18 +150,23 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock, MIN_BLOCKS)
       if (i < 2 * R) continue;  // the first 2R rows only fill the ring
 
       // --- Output row y: vertical sums of this lane's pixels over input rows
-      // i - 2R .. i, which sit in slots (j + 1 + k) % (2R+1), k = 0 .. 2R
-      // (j - 2R and j + 1 are the same slot modulo 2R+1).
+      // i - 2R .. i.
       const int y = y0 + i - 2 * R;
       float v[PX][kChannels];
 #pragma unroll
       for (int p = 0; p < PX; ++p)
 #pragma unroll
         for (int c = 0; c < kChannels; ++c) {
+          // EXERCISE: v[p][c], the weighted sum of pixel p over input rows i - 2R .. i, read from the ring
+          // Those rows sit in slots (j + 1 + k) % (2R+1), k = 0 .. 2R
+          // (j - 2R and j + 1 are the same slot modulo 2R+1).
           float s = w[0] * ring[(j + 1) % kTaps][p][c];
 #pragma unroll
           for (int k = 1; k < kTaps; ++k) s = fmaf(w[k], ring[(j + 1 + k) % kTaps][p][c], s);
           v[p][c] = s;
+          // STARTER:
+          // v[p][c] = ring[j % kTaps][p][c];  // row i alone, unweighted
+          // END EXERCISE
         }
 
       // --- The neighbours' vertical sums: left[d - 1] is pixel x0 - d,
@@ -172,9 +177,14 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock, MIN_BLOCKS)
       for (int d = 1; d <= R; ++d)
 #pragma unroll
         for (int c = 0; c < kChannels; ++c) {
+          // EXERCISE: left[d - 1][c] and right[d - 1][c]: sums other lanes hold; fetch them with warp shuffles
           const unsigned int lanes_away = (d - 1) / PX + 1;
           left[d - 1][c] = __shfl_up_sync(0xffffffffu, v[PX - 1 - (d - 1) % PX][c], lanes_away);
           right[d - 1][c] = __shfl_down_sync(0xffffffffu, v[(d - 1) % PX][c], lanes_away);
+          // STARTER:
+          // left[d - 1][c] = v[0][c];  // this lane's edge pixels, repeated
+          // right[d - 1][c] = v[PX - 1][c];
+          // END EXERCISE
         }
 
       // --- Horizontal sums, rounded half up (the sum starts at 0.5), packed.

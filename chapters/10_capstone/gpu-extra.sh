@@ -53,9 +53,11 @@ mkdir -p "$logs/cl"
 GAUSS_DUMP_CL_BINARIES="$logs/cl" "$exe" --api opencl --variant fused --variant fused_rgba --size 256x256 \
   --repeat 1 --warmup 0 > /dev/null 2>&1
 for ptx in "$logs"/cl/blur_fused*.bin; do
-  ptxas -arch=sm_90 "$ptx" -o "$logs/cl/kernel.cubin" 2> /dev/null || continue
   echo "--- $(basename "$ptx")"
+  # The driver's PTX binary ends in NUL bytes, which ptxas refuses.
+  tr -d '\000' < "$ptx" > "$logs/cl/kernel.ptx"
+  ptxas -v -arch=sm_90 "$logs/cl/kernel.ptx" -o "$logs/cl/kernel.cubin" 2>&1 | grep -E "registers|spill" || continue
   cuobjdump --dump-sass "$logs/cl/kernel.cubin" | grep -oE '^\s+/\*[0-9a-f]+\*/\s+[A-Z0-9.]+' | awk '{print $2}' \
     | sed 's/\..*//' | sort | uniq -c | sort -rn | head -12
 done > "$logs/opencl_sass.txt" 2>&1
-rm -f "$logs/cl/kernel.cubin"
+rm -f "$logs/cl/kernel.cubin" "$logs/cl/kernel.ptx"

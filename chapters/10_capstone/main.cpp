@@ -361,6 +361,11 @@ gauss::Chapter make_chapter() {
         }
       },
       gauss::Chapter::SectionRuns::OnRequest);
+
+  // The exercise (README, section Exercise): blur_fused.cl/.cu with the
+  // vertical sums over the ring of rows (and the tile kernel's, OpenCL), and
+  // CUDA's halo exchange through warp shuffles, left for the student.
+  chapter.set_exercise("blur_fused.cl", {"fused", "fused_rgba"});
   return chapter;
 }
 

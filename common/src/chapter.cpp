@@ -243,6 +243,26 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
     return kExitOk;
   }
 
+  // --- The exercise: its variants alone, maybe with the student's kernel ----
+  if (options.exercise) {
+    if (exercise_variants_.empty()) throw InputError(name_ + " has no exercise (--exercise, --kernel-file)");
+    if (options.variants.empty()) options.variants = exercise_variants_;
+    if (!options.kernel_file.empty()) {
+      if (options.api == ApiChoice::Cuda) {
+        throw InputError("--kernel-file loads OpenCL C; a CUDA exercise is compiled: cmake --build build --target " +
+                         name_ + "_exercise, then run build/bin/exercises/" + name_ + " --exercise --api cuda");
+      }
+      if (!ends_with(exercise_kernel_, ".cl")) {
+        throw InputError("--kernel-file: " + name_ + "'s exercise is " + exercise_kernel_ +
+                         ", CUDA only: cmake --build build --target " + name_ +
+                         "_exercise, then run build/bin/exercises/" + name_ + " --exercise --api cuda");
+      }
+      options.api = ApiChoice::OpenCL;
+      replace_opencl_source(exercise_kernel_, options.kernel_file);
+      std::cout << "exercise: " << options.kernel_file << " replaces " << exercise_kernel_ << '\n';
+    }
+  }
+
   // --- What to run ---------------------------------------------------------
   auto named = [&](const std::string& name) {
     return options.variants.empty() ||

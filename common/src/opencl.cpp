@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -323,7 +325,42 @@ std::string with_file_name(const std::string& log, const std::string& path) {
 
 }  // namespace
 
-cl::Program OpenClSession::build(const OpenClSource& source, const std::string& options) {
+namespace {
+
+struct SourceReplacement {
+  std::string file_name;  // the embedded file it replaces, e.g. "blur_naive.cl"
+  std::string path;       // the file given on the command line
+  std::string text;
+};
+// Set once by replace_opencl_source() (from the command line), read by build().
+std::vector<SourceReplacement>& replacements() {
+  static std::vector<SourceReplacement> all;
+  return all;
+}
+
+std::string file_name_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+void replace_opencl_source(const std::string& file_name, const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) throw InputError("--kernel-file " + path + ": is a directory");
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw InputError("--kernel-file " + path + ": no such file, or it cannot be read");
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (text.str().empty()) throw InputError("--kernel-file " + path + ": is empty");
+  replacements().push_back({file_name, path, text.str()});
+}
+
+cl::Program OpenClSession::build(const OpenClSource& embedded, const std::string& options) {
+  OpenClSource source = embedded;
+  for (const SourceReplacement& r : replacements()) {
+    if (r.file_name == file_name_of(embedded.path)) source = OpenClSource{r.path.c_str(), r.text.c_str()};
+  }
   const std::string all_options = "-cl-std=CL1.2 " + options;
   cl::Program program(context, std::string(source.text));
   std::string failure;

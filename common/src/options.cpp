@@ -47,6 +47,9 @@ ParseOutcome parse_options(int argc, const char* const* argv, const std::string&
   app.add_option("--warmup", options.warmup, "Untimed runs before timing (default 3)");
   app.add_option("--csv", options.csv, "Write the results table as CSV");
   app.add_option("--json", options.json, "Write the run and its results as JSON");
+  app.add_flag("--exercise", options.exercise, "Run only the variants of the chapter's exercise (README: Exercise)");
+  app.add_option("--kernel-file", options.kernel_file,
+                 "Run the exercise with this OpenCL C file in place of the chapter's kernel (implies --exercise)");
 
   try {
     app.parse(argc, argv);
@@ -65,6 +68,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, const std::string&
   if (options.repeat < 1 || options.repeat > 100000) throw InputError("--repeat must be 1 to 100000");
   if (options.warmup < 0 || options.warmup > 100000) throw InputError("--warmup must be 0 to 100000");
   validate(options.blur);
+  if (!options.kernel_file.empty()) options.exercise = true;
   return ParseOutcome::Run;
 }
 

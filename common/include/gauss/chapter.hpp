@@ -72,15 +72,26 @@ class Chapter {
 
   /// When a section runs without being asked for by name.
   enum class SectionRuns {
-    ByDefault,   ///< when no --variant is given, and when --variant names it
-    OnRequest,   ///< only when --variant names it: long sweeps, whose work does
-                 ///< not shrink with --size (simulators and sanitizers run the
-                 ///< default set on tiny images)
+    ByDefault,  ///< when no --variant is given, and when --variant names it
+    OnRequest,  ///< only when --variant names it: long sweeps, whose work does
+                ///< not shrink with --size (simulators and sanitizers run the
+                ///< default set on tiny images)
   };
 
   /// Adds a section, run after the table. Sections run in the order added.
-  void add_section(std::string name, std::string title, SectionFn section,
-                   SectionRuns runs = SectionRuns::ByDefault);
+  void add_section(std::string name, std::string title, SectionFn section, SectionRuns runs = SectionRuns::ByDefault);
+
+  /// The chapter's exercise (its README's "Exercise" section): the OpenCL
+  /// kernel file whose TODO blocks the student fills in (its file name, e.g.
+  /// "blur_naive.cl"; the CUDA twin is built by a target such as 01_naive_exercise)
+  /// and the variants and sections that run it. `--exercise` runs just those;
+  /// `--kernel-file my.cl` runs them with my.cl compiled in place of the file.
+  void set_exercise(std::string kernel_file_name, std::vector<std::string> variants) {
+    exercise_kernel_ = std::move(kernel_file_name);
+    exercise_variants_ = std::move(variants);
+  }
+  const std::string& exercise_kernel() const { return exercise_kernel_; }
+  const std::vector<std::string>& exercise_variants() const { return exercise_variants_; }
 
   /// The variant the speed-up column divides by (default: the first CPU variant).
   void set_baseline(std::string name) { baseline_ = std::move(name); }
@@ -131,6 +142,8 @@ class Chapter {
   std::vector<Section> sections_;
   std::string baseline_;
   std::string timer_lesson_;
+  std::string exercise_kernel_;
+  std::vector<std::string> exercise_variants_;
 };
 
 }  // namespace gauss

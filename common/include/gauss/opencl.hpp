@@ -84,6 +84,13 @@ class OpenClSession {
   cl::CommandQueue queue;  ///< in order, CL_QUEUE_PROFILING_ENABLE
 };
 
+/// From now on, OpenClSession::build() compiles the file at @p path wherever
+/// it is asked for an embedded kernel file named @p file_name (e.g.
+/// "blur_naive.cl"): how `--kernel-file` runs a student's exercise without
+/// rebuilding the chapter. Throws InputError when @p path cannot be read or is
+/// empty.
+void replace_opencl_source(const std::string& file_name, const std::string& path);
+
 /// If the environment variable GAUSS_DUMP_CL_BINARIES names a folder, writes
 /// @p program's binary there (PTX on NVIDIA), named after the kernel file and the build options.
 /// OpenClSession::build() calls it for every program.

@@ -32,6 +32,8 @@ struct Options {
   int warmup = 3;
   std::string csv;
   std::string json;
+  bool exercise = false;    ///< run only the chapter's exercise variants
+  std::string kernel_file;  ///< an OpenCL C file that replaces the exercise's kernel (implies exercise)
 };
 
 /// What parse_options() asks the caller to do.
