@@ -294,7 +294,12 @@ int main(int argc, char** argv) {
     } else {
       const std::vector<std::string> finding_lines = lines_of(findings.empty() ? first_problem(output) : findings);
       std::string detail;
-      for (std::size_t i = 0; i < finding_lines.size() && i < 6; ++i) detail += "\n        " + finding_lines[i];
+      int shown = 0;
+      for (std::size_t i = 0; i < finding_lines.size() && shown < 6; ++i) {
+        if (finding_lines[i].find_first_not_of(" \t") == std::string::npos) continue;
+        detail += "\n        " + finding_lines[i];
+        ++shown;
+      }
       std::cout << "  FAIL   37x23 under Oclgrind:" << detail << '\n';
       ++failed;
       if (first_failure.empty()) first_failure = command;
