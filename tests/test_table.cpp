@@ -67,3 +67,33 @@ TEST_CASE("CSV and JSON files hold every row, escaped", "[table]") {
 
   CHECK_THROWS_AS(gauss::write_file_atomically((dir / "no" / "such" / "file").string(), "x"), gauss::InputError);
 }
+
+TEST_CASE("a row measured on another image or blur says so in CSV and JSON", "[table]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(GAUSS_TEST_SCRATCH) / "results_shape";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  gauss::RunInfo info;
+  info.chapter = "10_capstone";
+  info.width = 6720;
+  info.height = 4480;
+  gauss::ResultRow run_row;
+  run_row.variant = "fused";
+  gauss::ResultRow sweep_row = run_row;
+  sweep_row.variant = "fused@608x405";
+  sweep_row.shape = gauss::RowShape{608, 405, 4, 3.0, 9};
+  gauss::write_csv((dir / "r.csv").string(), info, {run_row, sweep_row});
+  gauss::write_json((dir / "r.json").string(), info, {sweep_row});
+
+  std::ifstream csv(dir / "r.csv");
+  std::string header, first, second;
+  std::getline(csv, header);
+  std::getline(csv, first);
+  std::getline(csv, second);
+  CHECK(first.find(",6720,4480,1,1,2,") != std::string::npos);
+  CHECK(second.find(",608,405,4,3,9,") != std::string::npos);
+  std::stringstream json;
+  json << std::ifstream(dir / "r.json").rdbuf();
+  CHECK(json.str().find("\"width\": 608, \"height\": 405, \"channels\": 4, \"sigma\": 3, \"radius\": 9") !=
+        std::string::npos);
+}

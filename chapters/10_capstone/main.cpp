@@ -123,7 +123,12 @@ struct SweepPoint {
   std::string label;
   gauss::VariantResult copy;
   gauss::VariantResult result;
+  gauss::RowShape shape;  // the image and blur measured, for the CSV/JSON rows
 };
+
+gauss::RowShape shape_of(const gauss::Image& image, const gauss::BlurSpec& blur) {
+  return {image.width, image.height, image.channels, blur.sigma, blur.radius};
+}
 
 void print_sweep(gauss::SectionContext& context, const char* first_column, const std::vector<SweepPoint>& points,
                  const std::string& device) {
@@ -160,6 +165,9 @@ void print_sweep(gauss::SectionContext& context, const char* first_column, const
     row.psnr_db = r.comparison.psnr_db;
     row.ok = ok;
     row.status = ok ? "ok" : "MISMATCH";
+    row.format = gauss::name_of(point.shape.channels == 4 ? gauss::PixelFormat::Rgba : gauss::PixelFormat::Gray);
+    row.reference = "gaussian";
+    row.shape = point.shape;
     context.rows.push_back(row);
   }
   table.print(context.out);
@@ -243,14 +251,16 @@ gauss::Chapter make_chapter() {
             gauss::OpenClRunner runner(*context.opencl, input);
             opencl_points.push_back(
                 {label, runner.copy(settings),
-                 runner.run(*chapter.find("fused", gauss::Api::OpenCL), context.blur, reference, settings)});
+                 runner.run(*chapter.find("fused", gauss::Api::OpenCL), context.blur, reference, settings),
+                 shape_of(input, context.blur)});
           }
 #ifdef GAUSS_HAVE_CUDA
           if (context.cuda != nullptr) {
             gauss::CudaRunner runner(*context.cuda, input);
             cuda_points.push_back(
                 {label, runner.copy(settings),
-                 runner.run(*chapter.find("fused", gauss::Api::Cuda), context.blur, reference, settings)});
+                 runner.run(*chapter.find("fused", gauss::Api::Cuda), context.blur, reference, settings),
+                 shape_of(input, context.blur)});
           }
 #endif
         }
@@ -288,7 +298,7 @@ gauss::Chapter make_chapter() {
                 };
                 const std::string label = std::to_string(rows) + " rows, " +
                                           (ahead == 0 ? std::string("none") : std::to_string(ahead)) + " ahead";
-                points.push_back({label, copy, runner.run(v, blur, reference, settings)});
+                points.push_back({label, copy, runner.run(v, blur, reference, settings), shape_of(input, blur)});
               }
           }
           if (!points.empty()) {
@@ -310,8 +320,8 @@ gauss::Chapter make_chapter() {
                   launch_fused_shape(in, out, p, shape, stream);
                 };
               };
-              points.push_back(
-                  {fused_shape_name(input.channels, shape), copy, runner.run(v, blur, reference, settings)});
+              points.push_back({fused_shape_name(input.channels, shape), copy, runner.run(v, blur, reference, settings),
+                                shape_of(input, blur)});
             }
             context.out << gauss::name_of(format) << ", CUDA (first row: the shape launch_blur_fused uses):\n";
             print_sweep(context, "shape", points, context.cuda->name);
@@ -342,14 +352,15 @@ gauss::Chapter make_chapter() {
             const gauss::Image reference = gauss::blur_reference(input, blur);
             const std::string label = std::to_string(radius);
             if (opencl) {
-              opencl_points.push_back(
-                  {label, opencl->copy(settings),
-                   opencl->run(*chapter.find(name, gauss::Api::OpenCL), blur, reference, settings)});
+              opencl_points.push_back({label, opencl->copy(settings),
+                                       opencl->run(*chapter.find(name, gauss::Api::OpenCL), blur, reference, settings),
+                                       shape_of(input, blur)});
             }
 #ifdef GAUSS_HAVE_CUDA
             if (cuda) {
               cuda_points.push_back({label, cuda->copy(settings),
-                                     cuda->run(*chapter.find(name, gauss::Api::Cuda), blur, reference, settings)});
+                                     cuda->run(*chapter.find(name, gauss::Api::Cuda), blur, reference, settings),
+                                     shape_of(input, blur)});
             }
 #endif
           }

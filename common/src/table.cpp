@@ -176,11 +176,12 @@ void write_csv(const std::string& path, const RunInfo& info, const std::vector<R
   csv << "chapter,date,variant,api,device,format,reference,width,height,channels,sigma,radius,runs,median_ms,min_ms,"
          "max_ms,gbps,percent_of_copy,speedup,max_diff,differing,psnr_db,status\n";
   for (const ResultRow& r : rows) {
+    const RowShape shape = r.shape.value_or(RowShape{info.width, info.height, info.channels, info.sigma, info.radius});
     csv << csv_field(info.chapter) << ',' << info.date << ',' << csv_field(r.variant) << ',' << r.api << ','
-        << csv_field(r.device) << ',' << r.format << ',' << csv_field(r.reference) << ',' << info.width << ',' << info.height << ',' << info.channels << ','
-        << json_number(info.sigma) << ',' << info.radius << ',' << r.runs << ',' << json_number(r.median_ms) << ','
-        << json_number(r.min_ms) << ',' << json_number(r.max_ms) << ',' << json_number(r.gbps) << ','
-        << (r.percent_of_copy ? json_number(*r.percent_of_copy) : "") << ','
+        << csv_field(r.device) << ',' << r.format << ',' << csv_field(r.reference) << ',' << shape.width << ','
+        << shape.height << ',' << shape.channels << ',' << json_number(shape.sigma) << ',' << shape.radius << ','
+        << r.runs << ',' << json_number(r.median_ms) << ',' << json_number(r.min_ms) << ',' << json_number(r.max_ms)
+        << ',' << json_number(r.gbps) << ',' << (r.percent_of_copy ? json_number(*r.percent_of_copy) : "") << ','
         << (r.speedup ? json_number(*r.speedup) : "") << ',' << json_number(r.max_diff) << ',' << r.differing << ','
         << (std::isfinite(r.psnr_db) ? json_number(r.psnr_db) : "inf") << ',' << r.status << '\n';
   }
@@ -206,7 +207,13 @@ void write_json(const std::string& path, const RunInfo& info, const std::vector<
          << ", \"percent_of_copy\": " << json_optional(r.percent_of_copy)
          << ", \"speedup\": " << json_optional(r.speedup) << ", \"max_diff\": " << json_number(r.max_diff)
          << ", \"differing\": " << r.differing << ", \"psnr_db\": " << json_number(r.psnr_db)
-         << ", \"ok\": " << (r.ok ? "true" : "false") << ", \"status\": " << json_string(r.status) << "}";
+         << ", \"ok\": " << (r.ok ? "true" : "false") << ", \"status\": " << json_string(r.status);
+    if (r.shape) {
+      json << ", \"width\": " << r.shape->width << ", \"height\": " << r.shape->height
+           << ", \"channels\": " << r.shape->channels << ", \"sigma\": " << json_number(r.shape->sigma)
+           << ", \"radius\": " << r.shape->radius;
+    }
+    json << "}";
   }
   json << "\n  ]\n}\n";
   write_file_atomically(path, json.str());

@@ -30,6 +30,16 @@ class Table {
 };
 
 /// One row of a chapter's results: a variant on one API (or the copy ceiling).
+/// What a row measured where it is not the run's image and blur (a section
+/// that sweeps sizes or radii): its CSV and JSON row say this instead.
+struct RowShape {
+  int width = 0;
+  int height = 0;
+  int channels = 1;
+  double sigma = 1;
+  int radius = 2;
+};
+
 struct ResultRow {
   std::string variant;
   std::string api;     ///< "CPU", "OpenCL", "CUDA"
@@ -49,6 +59,7 @@ struct ResultRow {
   double psnr_db = 0;
   bool ok = false;
   std::string status;  ///< "ok", "MISMATCH", "ERROR", "ceiling"
+  std::optional<RowShape> shape;  ///< unset: the run's image and blur (RunInfo)
 };
 
 /// What the run was: written at the top of the JSON file and in every CSV row.
