@@ -32,47 +32,58 @@ function(gauss_embed_opencl target)
   target_include_directories(${target} PUBLIC "${out_dir}")
 endfunction()
 
+# gauss_kernels_library(<target> [OPENCL <file.cl>...] [CUDA <file.cu>...] [USES <earlier chapter>...])
+# A chapter's kernels as a static library: its .cl files embedded, its .cu
+# files compiled where CUDA is enabled, its folder on the include path, and
+# the kernels of the chapters it USES linked in.
+function(gauss_kernels_library target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "OPENCL;CUDA;USES")
+  add_library(${target} STATIC)
+  gauss_embed_opencl(${target} ${ARG_OPENCL})
+  if(GAUSS_HAVE_CUDA AND ARG_CUDA)
+    target_sources(${target} PRIVATE ${ARG_CUDA})
+    # Keep the compiler's resource report (registers, spills, shared memory)
+    # in the build log: the chapters quote it.
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=-v -lineinfo>)
+  else()
+    # A library needs a source: give it an empty one where there is no CUDA.
+    target_sources(${target} PRIVATE "${PROJECT_SOURCE_DIR}/common/src/empty.cpp")
+  endif()
+  target_include_directories(${target} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
+  target_link_libraries(${target} PUBLIC gauss::common)
+  foreach(used IN LISTS ARG_USES)
+    target_link_libraries(${target} PUBLIC ${used}_kernels)
+  endforeach()
+endfunction()
+
 # gauss_add_chapter(<NN_name> SOURCES <main.cpp>... [OPENCL <file.cl>...] [CUDA <file.cu>...]
-#                   [USES <earlier chapter>...] [EXERCISE <file.cl> [<file.cu>]])
+#                   [USES <earlier chapter>...] [LINKS <library>...] [EXERCISE <file.cl> [<file.cu>]])
 # Builds build/bin/<NN_name>, a standalone executable, and <NN_name>_lesson, a
 # static library of the same code without main() that the tests link to run
 # the very same variants on the golden images. The CUDA files are compiled
 # only when CUDA is enabled; the chapter sees GAUSS_HAVE_CUDA then. USES links
 # an earlier chapter's kernels (its .cl files embedded, its .cu launchers, its
 # folder on the include path), so a kernel is compiled once however many
-# chapters run it. EXERCISE names the kernels of the chapter's exercise (see
-# gauss_add_exercise below).
+# chapters run it. LINKS links more libraries into every build of the
+# chapter's main.cpp (the executable, the lesson library, the exercise's
+# builds): another chapter's lesson, say. EXERCISE names the kernels of the
+# chapter's exercise (see gauss_add_exercise below).
 function(gauss_add_chapter name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;OPENCL;CUDA;USES;EXERCISE")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;OPENCL;CUDA;USES;LINKS;EXERCISE")
   set(kernels ${name}_kernels)
-  add_library(${kernels} STATIC)
-  gauss_embed_opencl(${kernels} ${ARG_OPENCL})
-  if(GAUSS_HAVE_CUDA AND ARG_CUDA)
-    target_sources(${kernels} PRIVATE ${ARG_CUDA})
-    # Keep the compiler's resource report (registers, spills, shared memory)
-    # in the build log: the chapters quote it.
-    target_compile_options(${kernels} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=-v -lineinfo>)
-  else()
-    # A library needs a source: give it an empty one where there is no CUDA.
-    target_sources(${kernels} PRIVATE "${PROJECT_SOURCE_DIR}/common/src/empty.cpp")
-  endif()
-  target_include_directories(${kernels} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
-  target_link_libraries(${kernels} PUBLIC gauss::common)
-  foreach(used IN LISTS ARG_USES)
-    target_link_libraries(${kernels} PUBLIC ${used}_kernels)
-  endforeach()
+  gauss_kernels_library(${kernels} OPENCL ${ARG_OPENCL} CUDA ${ARG_CUDA} USES ${ARG_USES})
 
   add_library(${name}_lesson STATIC ${ARG_SOURCES})
   target_compile_definitions(${name}_lesson PRIVATE GAUSS_CHAPTER_NO_MAIN)
-  target_link_libraries(${name}_lesson PUBLIC ${kernels})
+  target_link_libraries(${name}_lesson PUBLIC ${kernels} ${ARG_LINKS})
 
   add_executable(${name} ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE ${kernels})
+  target_link_libraries(${name} PRIVATE ${kernels} ${ARG_LINKS})
   gauss_warnings(${kernels} ${name}_lesson ${name})
   set_property(GLOBAL APPEND PROPERTY GAUSS_CHAPTERS ${name})
   if(ARG_EXERCISE)
     gauss_add_exercise(${name} SOURCES ${ARG_SOURCES} OPENCL ${ARG_OPENCL} CUDA ${ARG_CUDA} USES ${ARG_USES}
-                       EXERCISE ${ARG_EXERCISE})
+                       LINKS ${ARG_LINKS} EXERCISE ${ARG_EXERCISE})
   endif()
 endfunction()
 
@@ -86,7 +97,7 @@ if(NOT TARGET exercises)
   add_custom_target(exercises COMMENT "Exercise starters in ${GAUSS_EXERCISES_DIR} (existing files are kept)")
 endif()
 
-# gauss_add_exercise(<NN_name> SOURCES ... OPENCL ... CUDA ... USES ... EXERCISE <file.cl> [<file.cu>])
+# gauss_add_exercise(<NN_name> SOURCES ... OPENCL ... CUDA ... USES ... LINKS ... EXERCISE <file.cl> [<file.cu>])
 # Called by gauss_add_chapter. The grader compares the exercise's outputs on
 # the photos with the golden Gaussian blurs; a chapter whose exercise computes
 # something else (a recursive filter, a transpose) says so after the call:
@@ -103,7 +114,7 @@ endif()
 #     compiled ahead of time, so a CUDA exercise is a build target; OpenCL C is
 #     compiled at run time, so the chapter itself takes --kernel-file.
 function(gauss_add_exercise name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;OPENCL;CUDA;USES;EXERCISE")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;OPENCL;CUDA;USES;LINKS;EXERCISE")
   set(starter_dir "${PROJECT_BINARY_DIR}/exercises/${name}")
   set(student_dir "${GAUSS_EXERCISES_DIR}/${name}")
   set(starters "")
@@ -165,17 +176,11 @@ function(gauss_add_exercise name)
       endif()
     endforeach()
     set(kernels ${name}_${kind}_kernels)
-    add_library(${kernels} STATIC EXCLUDE_FROM_ALL ${cuda_sources})
-    gauss_embed_opencl(${kernels} ${ARG_OPENCL})
-    target_compile_options(${kernels} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=-v -lineinfo>)
-    target_include_directories(${kernels} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
-    target_link_libraries(${kernels} PUBLIC gauss::common)
-    foreach(used IN LISTS ARG_USES)
-      target_link_libraries(${kernels} PUBLIC ${used}_kernels)
-    endforeach()
+    gauss_kernels_library(${kernels} OPENCL ${ARG_OPENCL} CUDA ${cuda_sources} USES ${ARG_USES})
+    set_target_properties(${kernels} PROPERTIES EXCLUDE_FROM_ALL ON)
     add_dependencies(${kernels} ${name}_starters)
     add_executable(${name}_${kind} EXCLUDE_FROM_ALL ${ARG_SOURCES})
-    target_link_libraries(${name}_${kind} PRIVATE ${kernels})
+    target_link_libraries(${name}_${kind} PRIVATE ${kernels} ${ARG_LINKS})
     set_target_properties(${name}_${kind} PROPERTIES
       RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin/${kind}s" OUTPUT_NAME ${name})
     gauss_warnings(${kernels} ${name}_${kind})

@@ -180,16 +180,18 @@ int main(int argc, char** argv) {
   // The cases: every photo at both stored blurs (golden images), then sizes
   // that are not multiples of any work-group, lines one pixel thin, one pixel.
   std::vector<Case> cases;
-  const std::vector<std::pair<double, int>> blurs{{1.0, 2}, {3.0, 9}};
-  for (const char* photo : {"astronaut.png", "camera.png", "chelsea.png", "coffee.png"}) {
-    for (const auto& [sigma, radius] : blurs) {
-      Case c;
-      c.label = std::string(photo) + ", sigma " + gauss::format_fixed(sigma, 0) + ", radius " + std::to_string(radius);
-      c.args = {"--input", images_dir + "/" + photo,      "--size",   "input",
-                "--sigma", gauss::format_fixed(sigma, 1), "--radius", std::to_string(radius)};
-      if (goldens) c.golden = gauss::GoldenCase{photo, gauss::PixelFormat::Gray, gauss::BlurSpec{sigma, radius}};
-      cases.push_back(c);
-    }
+  // The stored goldens' photos and blurs (one case for each; the output's
+  // format picks the golden image below).
+  for (const gauss::GoldenCase& golden : gauss::golden_cases()) {
+    if (golden.format != gauss::PixelFormat::Gray) continue;
+    const gauss::BlurSpec& blur = golden.blur;
+    Case c;
+    c.label =
+        golden.photo + ", sigma " + gauss::format_fixed(blur.sigma, 0) + ", radius " + std::to_string(blur.radius);
+    c.args = {"--input", golden.photo_path(images_dir),      "--size",   "input",
+              "--sigma", gauss::format_fixed(blur.sigma, 1), "--radius", std::to_string(blur.radius)};
+    if (goldens) c.golden = golden;
+    cases.push_back(c);
   }
   for (const char* size : {"1x1", "1x37", "37x1", "17x40", "451x300", "1023x769"})
     cases.push_back({std::string(size) + ", sigma 1, radius 2", {"--size", size}, std::nullopt});

@@ -219,9 +219,7 @@ namespace {
 // write is reported and otherwise ignored.
 void dump_binary_to(const char* folder, const cl::Program& program, const OpenClSource& source,
                     const std::string& options) {
-  std::string stem = source.path;
-  stem = stem.substr(stem.find_last_of('/') + 1);
-  stem = stem.substr(0, stem.rfind('.'));
+  const std::string stem = std::filesystem::path(source.path).stem().string();
   std::string suffix;
   for (char c : options) suffix += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   const std::string path = std::string(folder) + "/" + stem + (suffix.empty() ? "" : "." + suffix) + ".bin";
@@ -338,11 +336,6 @@ std::vector<SourceReplacement>& replacements() {
   return all;
 }
 
-std::string file_name_of(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 }  // namespace
 
 void replace_opencl_source(const std::string& file_name, const std::string& path) {
@@ -359,7 +352,8 @@ void replace_opencl_source(const std::string& file_name, const std::string& path
 cl::Program OpenClSession::build(const OpenClSource& embedded, const std::string& options) {
   OpenClSource source = embedded;
   for (const SourceReplacement& r : replacements()) {
-    if (r.file_name == file_name_of(embedded.path)) source = OpenClSource{r.path.c_str(), r.text.c_str()};
+    if (r.file_name == std::filesystem::path(embedded.path).filename())
+      source = OpenClSource{r.path.c_str(), r.text.c_str()};
   }
   const std::string all_options = "-cl-std=CL1.2 " + options;
   cl::Program program(context, std::string(source.text));
