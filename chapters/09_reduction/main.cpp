@@ -324,6 +324,36 @@ const std::vector<std::uint32_t>& zero_to_255() {
   return values;
 }
 
+// The input's bytes uploaded to each API the section runs, @p measure(summer,
+// api, data) run on them, its sums added to the CSV/JSON rows (named @p prefix
+// + method) and returned, OpenCL's first.
+template <typename Measure>
+std::vector<SumStats> sums_on_each_api(gauss::SectionContext& context, const std::string& prefix, Measure measure) {
+  const std::vector<std::uint8_t>& bytes = context.input.pixels;
+  const std::size_t n = bytes.size();
+  std::vector<SumStats> all;
+  if (context.opencl != nullptr) {
+    gauss::OpenClSession& cl = *context.opencl;
+    OpenClSummer summer(cl);
+    cl::Buffer data(cl.context, CL_MEM_READ_ONLY, n);
+    cl.queue.enqueueWriteBuffer(data, CL_TRUE, 0, n, bytes.data());
+    const std::vector<SumStats> sums = measure(summer, "OpenCL", data);
+    add_sum_rows(context.rows, sums, cl.info.name, prefix, context.opencl_copy_gbps);
+    all.insert(all.end(), sums.begin(), sums.end());
+  }
+#ifdef GAUSS_HAVE_CUDA
+  if (context.cuda != nullptr) {
+    CudaSummer summer(*context.cuda);
+    gauss::CudaBuffer data(n);
+    data.upload(bytes.data(), n);
+    const std::vector<SumStats> sums = measure(summer, "CUDA", data.data());
+    add_sum_rows(context.rows, sums, context.cuda->name, prefix, context.cuda_copy_gbps);
+    all.insert(all.end(), sums.begin(), sums.end());
+  }
+#endif
+  return all;
+}
+
 }  // namespace
 
 gauss::Chapter make_chapter() {
@@ -352,26 +382,10 @@ gauss::Chapter make_chapter() {
                         print_cpu_references(context.out, bytes);
                         const std::uint64_t exact = sum_exact(bytes.data(), n);
                         const gauss::RunSettings settings = settings_of(context.options);
-                        std::vector<SumStats> all;
-                        if (context.opencl != nullptr) {
-                          gauss::OpenClSession& cl = *context.opencl;
-                          OpenClSummer summer(cl);
-                          cl::Buffer data(cl.context, CL_MEM_READ_ONLY, n);
-                          cl.queue.enqueueWriteBuffer(data, CL_TRUE, 0, n, bytes.data());
-                          std::vector<SumStats> sums = run_ladder(summer, "OpenCL", data, n, exact, settings);
-                          add_sum_rows(context.rows, sums, cl.info.name, "sum.", context.opencl_copy_gbps);
-                          all.insert(all.end(), sums.begin(), sums.end());
-                        }
-#ifdef GAUSS_HAVE_CUDA
-                        if (context.cuda != nullptr) {
-                          CudaSummer summer(*context.cuda);
-                          gauss::CudaBuffer data(n);
-                          data.upload(bytes.data(), n);
-                          std::vector<SumStats> sums = run_ladder(summer, "CUDA", data.data(), n, exact, settings);
-                          add_sum_rows(context.rows, sums, context.cuda->name, "sum.", context.cuda_copy_gbps);
-                          all.insert(all.end(), sums.begin(), sums.end());
-                        }
-#endif
+                        const std::vector<SumStats> all =
+                            sums_on_each_api(context, "sum.", [&](auto& summer, const char* api, const auto& data) {
+                              return run_ladder(summer, api, data, n, exact, settings);
+                            });
                         context.out << "GB/s = bytes read / device time; % of copy = against this run's copy "
                                        "kernel, which reads and writes\n";
                         print_sums(context.out, all, context.opencl_copy_gbps, context.cuda_copy_gbps);
@@ -466,28 +480,12 @@ gauss::Chapter make_chapter() {
         const std::size_t n = bytes.size();
         const std::uint64_t exact = sum_exact(bytes.data(), n);
         const gauss::RunSettings settings = settings_of(context.options);
-        std::vector<SumStats> all;
-        if (context.opencl != nullptr) {
-          gauss::OpenClSession& cl = *context.opencl;
-          OpenClSummer summer(cl);
-          cl::Buffer data(cl.context, CL_MEM_READ_ONLY, n);
-          cl.queue.enqueueWriteBuffer(data, CL_TRUE, 0, n, bytes.data());
-          std::vector<SumStats> sums;
-          run_tree_sums(context.out, summer, "OpenCL", data, n, exact, settings, sums);
-          add_sum_rows(context.rows, sums, cl.info.name, "tree_sums.", context.opencl_copy_gbps);
-          all.insert(all.end(), sums.begin(), sums.end());
-        }
-#ifdef GAUSS_HAVE_CUDA
-        if (context.cuda != nullptr) {
-          CudaSummer summer(*context.cuda);
-          gauss::CudaBuffer data(n);
-          data.upload(bytes.data(), n);
-          std::vector<SumStats> sums;
-          run_tree_sums(context.out, summer, "CUDA", data.data(), n, exact, settings, sums);
-          add_sum_rows(context.rows, sums, context.cuda->name, "tree_sums.", context.cuda_copy_gbps);
-          all.insert(all.end(), sums.begin(), sums.end());
-        }
-#endif
+        const std::vector<SumStats> all =
+            sums_on_each_api(context, "tree_sums.", [&](auto& summer, const char* api, const auto& data) {
+              std::vector<SumStats> sums;
+              run_tree_sums(context.out, summer, api, data, n, exact, settings, sums);
+              return sums;
+            });
         context.out << "the input's " << grouped(static_cast<double>(n)) << " bytes sum to "
                     << grouped(static_cast<double>(exact)) << " (the CPU, in 64-bit integers)\n";
         print_sums(context.out, all, context.opencl_copy_gbps, context.cuda_copy_gbps);
