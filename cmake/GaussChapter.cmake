@@ -68,6 +68,10 @@ endfunction()
 # chapter's main.cpp (the executable, the lesson library, the exercise's
 # builds): another chapter's lesson, say. EXERCISE names the kernels of the
 # chapter's exercise (see gauss_add_exercise below).
+#
+# Each source is compiled once per role: the chapter's program (with main())
+# once, into <NN_name>_program, which the executable and the exercise's
+# builds share; the lesson library (without main()) once more.
 function(gauss_add_chapter name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;OPENCL;CUDA;USES;LINKS;EXERCISE")
   set(kernels ${name}_kernels)
@@ -77,13 +81,20 @@ function(gauss_add_chapter name)
   target_compile_definitions(${name}_lesson PRIVATE GAUSS_CHAPTER_NO_MAIN)
   target_link_libraries(${name}_lesson PUBLIC ${kernels} ${ARG_LINKS})
 
-  add_executable(${name} ${ARG_SOURCES})
+  add_library(${name}_program OBJECT ${ARG_SOURCES})
+  target_link_libraries(${name}_program PUBLIC ${kernels} ${ARG_LINKS})
+  add_executable(${name} $<TARGET_OBJECTS:${name}_program>)
   target_link_libraries(${name} PRIVATE ${kernels} ${ARG_LINKS})
-  gauss_warnings(${kernels} ${name}_lesson ${name})
+  gauss_warnings(${kernels} ${name}_lesson ${name}_program)
   set_property(GLOBAL APPEND PROPERTY GAUSS_CHAPTERS ${name})
+  # `cmake --build build --target chapters`: the executables alone, without
+  # the tests (the quick start's first command builds just these).
+  if(NOT TARGET chapters)
+    add_custom_target(chapters)
+  endif()
+  add_dependencies(chapters ${name})
   if(ARG_EXERCISE)
-    gauss_add_exercise(${name} SOURCES ${ARG_SOURCES} OPENCL ${ARG_OPENCL} CUDA ${ARG_CUDA} USES ${ARG_USES}
-                       LINKS ${ARG_LINKS} EXERCISE ${ARG_EXERCISE})
+    gauss_add_exercise(${name} LINKS ${ARG_LINKS} EXERCISE ${ARG_EXERCISE})
   endif()
 endfunction()
 
@@ -97,7 +108,7 @@ if(NOT TARGET exercises)
   add_custom_target(exercises COMMENT "Exercise starters in ${GAUSS_EXERCISES_DIR} (existing files are kept)")
 endif()
 
-# gauss_add_exercise(<NN_name> SOURCES ... OPENCL ... CUDA ... USES ... LINKS ... EXERCISE <file.cl> [<file.cu>])
+# gauss_add_exercise(<NN_name> LINKS ... EXERCISE <file.cl> [<file.cu>])
 # Called by gauss_add_chapter. The grader compares the exercise's outputs on
 # the photos with the golden Gaussian blurs; a chapter whose exercise computes
 # something else (a recursive filter, a transpose) says so after the call:
@@ -108,13 +119,15 @@ endif()
 #     broken marker fails the build);
 #   - has the 'exercises' target copy it to GAUSS_EXERCISES_DIR/<NN_name>/ unless
 #     the student's file is already there;
-#   - for a .cu file: adds <NN_name>_exercise, the chapter built with the
-#     student's .cu in place of the solution (build/bin/exercises/<NN_name>), and
-#     <NN_name>_starter, built with the starter; both outside 'all'. CUDA is
-#     compiled ahead of time, so a CUDA exercise is a build target; OpenCL C is
-#     compiled at run time, so the chapter itself takes --kernel-file.
+#   - for a .cu file: adds <NN_name>_starter, the chapter built with the starter
+#     in place of the solution (build/bin/starters/<NN_name>, part of 'all', so
+#     the tests only run it), and <NN_name>_exercise, built with the student's
+#     file (build/bin/exercises/<NN_name>, outside 'all': the student builds it,
+#     or the grader does). CUDA is compiled ahead of time, so a CUDA exercise is
+#     a build target; OpenCL C is compiled at run time, so the chapter itself
+#     takes --kernel-file.
 function(gauss_add_exercise name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;OPENCL;CUDA;USES;LINKS;EXERCISE")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "LINKS;EXERCISE")
   set(starter_dir "${PROJECT_BINARY_DIR}/exercises/${name}")
   set(student_dir "${GAUSS_EXERCISES_DIR}/${name}")
   set(starters "")
@@ -151,11 +164,16 @@ function(gauss_add_exercise name)
     return()
   endif()
   set_property(GLOBAL PROPERTY GAUSS_EXERCISE_CU_${name} "${cuda_exercise}")
-  # Two builds of the chapter, each with one .cu swapped: the student's
-  # (<name>_exercise) and the starter (<name>_starter, which the tests use to
-  # check that an untouched starter fails). Each swapped file is compiled
-  # through a one-line wrapper, so that a missing file is a clear error.
-  foreach(kind IN ITEMS exercise starter)
+  # Two builds of the chapter, each with one .cu swapped: the starter
+  # (<name>_starter, which the tests use to check that an untouched starter
+  # fails) and the student's (<name>_exercise). Each reuses the chapter's
+  # compiled program and kernels and compiles one file: the swapped .cu, in a
+  # library linked ahead of the chapter's kernels, so that the linker takes
+  # its launchers and never pulls the solution's object file (the starter
+  # defines the very same functions: it is the solution with blocks taken out).
+  # Each swapped file is compiled through a one-line wrapper, so that a missing
+  # file is a clear error.
+  foreach(kind IN ITEMS starter exercise)
     if(kind STREQUAL exercise)
       set(kernel_path "${student_dir}/${cuda_exercise}")
     else()
@@ -168,21 +186,18 @@ function(gauss_add_exercise name)
 #endif
 #include \"${kernel_path}\"
 ")
-    set(cuda_sources "${wrapper}")
-    foreach(cu IN LISTS ARG_CUDA)
-      get_filename_component(cu_name "${cu}" NAME)
-      if(NOT cu_name STREQUAL cuda_exercise)
-        list(APPEND cuda_sources "${cu}")
-      endif()
-    endforeach()
-    set(kernels ${name}_${kind}_kernels)
-    gauss_kernels_library(${kernels} OPENCL ${ARG_OPENCL} CUDA ${cuda_sources} USES ${ARG_USES})
-    set_target_properties(${kernels} PROPERTIES EXCLUDE_FROM_ALL ON)
-    add_dependencies(${kernels} ${name}_starters)
-    add_executable(${name}_${kind} EXCLUDE_FROM_ALL ${ARG_SOURCES})
-    target_link_libraries(${name}_${kind} PRIVATE ${kernels} ${ARG_LINKS})
+    set(swapped ${name}_${kind}_kernel)
+    add_library(${swapped} STATIC "${wrapper}")
+    target_compile_options(${swapped} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=-v -lineinfo>)
+    target_link_libraries(${swapped} PUBLIC ${name}_kernels)
+    add_dependencies(${swapped} ${name}_starters)
+    add_executable(${name}_${kind} $<TARGET_OBJECTS:${name}_program>)
+    target_link_libraries(${name}_${kind} PRIVATE ${swapped} ${name}_kernels ${ARG_LINKS})
     set_target_properties(${name}_${kind} PROPERTIES
       RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin/${kind}s" OUTPUT_NAME ${name})
-    gauss_warnings(${kernels} ${name}_${kind})
+    if(kind STREQUAL exercise)
+      set_target_properties(${swapped} ${name}_${kind} PROPERTIES EXCLUDE_FROM_ALL ON)
+    endif()
+    gauss_warnings(${swapped})
   endforeach()
 endfunction()

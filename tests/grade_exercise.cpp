@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -120,7 +121,12 @@ gauss::PixelFormat format_with(int channels) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string chapter, exe, api = "opencl", kernel_file, images_dir = GAUSS_IMAGES_DIR, scratch = GAUSS_TEST_SCRATCH;
+  // CTest gives every test a scratch folder of its own (GAUSS_TEST_SCRATCH):
+  // the self-checks of a starter and of its solution run at the same time,
+  // and would otherwise read each other's outputs.
+  const char* test_scratch = std::getenv("GAUSS_TEST_SCRATCH");
+  std::string chapter, exe, api = "opencl", kernel_file, images_dir = GAUSS_IMAGES_DIR,
+                                 scratch = test_scratch != nullptr ? test_scratch : GAUSS_TEST_SCRATCH_ROOT "/grade";
   std::vector<std::string> build;  // build dir, target
   std::string oclgrind;            // OpenCL: also run the kernel under Oclgrind
   bool expect_failure = false, goldens = true;
@@ -136,7 +142,7 @@ int main(int argc, char** argv) {
   app.add_option("--oclgrind", oclgrind,
                  "OpenCL: also run the kernel under this Oclgrind (races, divergent barriers, out-of-bounds)");
   app.add_option("--images", images_dir, "The folder of the photos and their goldens");
-  app.add_option("--scratch", scratch, "Where the outputs go");
+  app.add_option("--scratch", scratch, "Where the outputs go (default: $GAUSS_TEST_SCRATCH)");
   CLI11_PARSE(app, argc, argv);
 
   const std::string who = chapter + " exercise (" + (api == "cuda" ? "CUDA" : "OpenCL") + ", " + kernel_file + ")";

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -13,6 +15,17 @@ namespace gauss::test {
 
 /// The repository's images/ folder.
 inline std::string images_dir() { return GAUSS_IMAGES_DIR; }
+
+/// This test's own scratch folder, created if missing. CTest gives every test
+/// a folder of its own in GAUSS_TEST_SCRATCH (tests/CMakeLists.txt), so tests
+/// that run at the same time never write the same file; a test binary run by
+/// hand writes under <build>/tests/scratch/by_hand.
+inline std::string scratch_dir() {
+  const char* own = std::getenv("GAUSS_TEST_SCRATCH");
+  const std::string folder = own != nullptr ? own : GAUSS_TEST_SCRATCH_ROOT "/by_hand";
+  std::filesystem::create_directories(folder);
+  return folder;
+}
 
 /// Sizes that break kernels written for the easy case: single pixels, single
 /// rows and columns, odd widths, and sizes that are not multiples of any

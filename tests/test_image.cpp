@@ -16,7 +16,7 @@ namespace {
 
 // A scratch folder under the build tree, emptied for each test.
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::path(GAUSS_TEST_SCRATCH) / name;
+  const fs::path dir = fs::path(gauss::test::scratch_dir()) / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

@@ -6,6 +6,7 @@
 
 #include "gauss/error.hpp"
 #include "gauss/table.hpp"
+#include "support.hpp"
 #include "gauss/timing.hpp"
 
 TEST_CASE("timing summaries: median, min, max", "[timing]") {
@@ -33,7 +34,7 @@ TEST_CASE("tables align numbers right and text left", "[table]") {
 
 TEST_CASE("CSV and JSON files hold every row, escaped", "[table]") {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::path(GAUSS_TEST_SCRATCH) / "results";
+  const fs::path dir = fs::path(gauss::test::scratch_dir()) / "results";
   fs::remove_all(dir);
   fs::create_directories(dir);
   gauss::RunInfo info;
@@ -70,7 +71,7 @@ TEST_CASE("CSV and JSON files hold every row, escaped", "[table]") {
 
 TEST_CASE("a row measured on another image or blur says so in CSV and JSON", "[table]") {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::path(GAUSS_TEST_SCRATCH) / "results_shape";
+  const fs::path dir = fs::path(gauss::test::scratch_dir()) / "results_shape";
   fs::remove_all(dir);
   fs::create_directories(dir);
   gauss::RunInfo info;

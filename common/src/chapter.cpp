@@ -325,7 +325,14 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
   // --- The input, in every format a selected variant uses ----------------------
   const std::string input_path = options.input.empty() ? default_input_path() : options.input;
   const ImageFileInfo file = probe_image(input_path);
-  const ImageSize size = options.size == "input" ? ImageSize{file.width, file.height} : parse_size(options.size);
+  // Without --size: the benchmark size where a GPU runs, a sixteenth of it
+  // where only the CPU does (PoCL), so that the quick start takes minutes.
+  bool gpu_runs = opencl_device && opencl_device->is_gpu;
+#ifdef GAUSS_HAVE_CUDA
+  gpu_runs = gpu_runs || cuda_device.has_value();
+#endif
+  const std::string size_text = options.size_given || gpu_runs ? options.size : std::string(kCpuSize);
+  const ImageSize size = size_text == "input" ? ImageSize{file.width, file.height} : parse_size(size_text);
   std::vector<PixelFormat> formats{format_};
   for (const Variant& v : variants_)
     if (selected(v) && std::find(formats.begin(), formats.end(), format_of(v)) == formats.end())
@@ -373,6 +380,11 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
   }
 #endif
   if (!cuda_note.empty()) std::cout << "CUDA:    " << cuda_note << '\n';
+  if (size_text != options.size) {
+    std::cout << "size:    " << size_text << ", 1/16 of the benchmark's " << kBenchmarkSize
+              << ": no GPU runs here, so the CPU gets a size it blurs in seconds (--size " << kBenchmarkSize
+              << " for the benchmark size)\n";
+  }
 
   // --- The references, computed once each, when first needed ------------------
   std::map<std::pair<PixelFormat, std::string>, Image> references;

@@ -40,7 +40,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, const std::string&
                  "Mask radius: (2R+1)x(2R+1) taps, 1 to 16 (default 2, i.e. 5x5; use about 3x sigma)");
   app.add_option("--size", options.size,
                  std::string("Resample the input to WxH before blurring, or 'input' to keep its size (default ") +
-                     kBenchmarkSize + ")");
+                     kBenchmarkSize + " where a GPU runs, " + kCpuSize + " where only the CPU does)");
   app.add_option(
       "--repeat", options.repeat,
       "Timed runs per variant; the median is reported (default 20, fewer (at least 5) where 20 would take over 2 s)");
@@ -65,6 +65,7 @@ ParseOutcome parse_options(int argc, const char* const* argv, const std::string&
   std::transform(api.begin(), api.end(), api.begin(), [](unsigned char c) { return std::tolower(c); });
   options.api = apis.at(api);  // IsMember has checked it is one of them
   options.repeat_given = app.count("--repeat") > 0;
+  options.size_given = app.count("--size") > 0;
   if (options.repeat < 1 || options.repeat > 100000) throw InputError("--repeat must be 1 to 100000");
   if (options.warmup < 0 || options.warmup > 100000) throw InputError("--warmup must be 0 to 100000");
   validate(options.blur);
