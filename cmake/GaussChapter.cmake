@@ -104,6 +104,10 @@ endfunction()
 # instructor grading a submission points it elsewhere:
 #   cmake -B build -DGAUSS_EXERCISES_DIR=/path/to/alice
 set(GAUSS_EXERCISES_DIR "${PROJECT_SOURCE_DIR}/exercises" CACHE PATH "Where the students' exercise kernels are")
+# The CUDA starters take minutes of nvcc (chapter 07's most of all) and only a
+# CUDA device runs them: scripts/run-tests.sh leaves them out of 'all' where
+# there is none (their self-checks are skipped there anyway).
+option(GAUSS_BUILD_CUDA_STARTERS "Build the CUDA exercises' starters with 'all' (their self-checks run them)" ON)
 if(NOT TARGET exercises)
   add_custom_target(exercises COMMENT "Exercise starters in ${GAUSS_EXERCISES_DIR} (existing files are kept)")
 endif()
@@ -195,7 +199,7 @@ function(gauss_add_exercise name)
     target_link_libraries(${name}_${kind} PRIVATE ${swapped} ${name}_kernels ${ARG_LINKS})
     set_target_properties(${name}_${kind} PROPERTIES
       RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/bin/${kind}s" OUTPUT_NAME ${name})
-    if(kind STREQUAL exercise)
+    if(kind STREQUAL exercise OR NOT GAUSS_BUILD_CUDA_STARTERS)
       set_target_properties(${swapped} ${name}_${kind} PROPERTIES EXCLUDE_FROM_ALL ON)
     endif()
     gauss_warnings(${swapped})

@@ -14,13 +14,10 @@ scripts/install-deps.sh
 
 # CUDA where a CUDA device can run it (the test command builds it wherever
 # nvcc is); OpenCL always.
-with_cuda=OFF
-if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
-  with_cuda=ON
-else
+if [ "$cuda_device" = OFF ]; then
   echo "no NVIDIA GPU here: building the OpenCL half only; the chapters run on the CPU through PoCL"
 fi
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGAUSS_WITH_CUDA=$with_cuda
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGAUSS_WITH_CUDA=$cuda_device
 echo "building the chapters with $jobs jobs (a few minutes on 2 cores; the percentages are CMake's) ..."
 cmake --build build -j "$jobs" --target chapters
 
