@@ -13,9 +13,13 @@ start=$SECONDS
 scripts/install-deps.sh
 . scripts/env.sh
 repeat=${GAUSS_SELFCHECK_REPEAT:-1}
+# Oclgrind is one of the packages installed above; where the packages come
+# from elsewhere (GAUSS_NO_INSTALL=1), its tests run only if it is there.
+require_oclgrind=ON
+if [ "${GAUSS_NO_INSTALL:-0}" = 1 ]; then require_oclgrind=OFF; fi
 
 echo "== build (the chapters and the tests; about 10 minutes on 2 cores)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGAUSS_REQUIRE_OCLGRIND=ON -DGAUSS_WITH_CUDA=ON \
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGAUSS_REQUIRE_OCLGRIND=$require_oclgrind -DGAUSS_WITH_CUDA=ON \
   -DGAUSS_BUILD_CUDA_STARTERS="$cuda_device"
 cmake --build build -j "$jobs"
 echo "== the test suite ($((SECONDS - start)) s so far)"

@@ -4,9 +4,13 @@
 
 #include <iostream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "gauss/chapter.hpp"
 #include "gauss/error.hpp"
+#include "gauss/opencl.hpp"
+#include "gauss/options.hpp"
 #include "gauss/reference.hpp"
 #include "support.hpp"
 
@@ -129,4 +133,30 @@ TEST_CASE("an external variant's differences are reported, never failed", "[chap
   CHECK(run(chapter, {"--api", "opencl", "--variant", "library"}, printed) == gauss::kExitOk);
   CHECK_THAT(printed, Catch::Contains("differs (external)"));
   CHECK_THAT(printed, Catch::Contains("not our code"));
+}
+
+TEST_CASE("without --size, the benchmark size where a GPU runs, a sixteenth of it where only the CPU does",
+          "[chapter]") {
+  Chapter chapter("test", "a test chapter");
+  chapter.add_cpu("right", "the blur", blur);
+  const std::string photo = gauss::test::images_dir() + "/chelsea.png";
+  std::vector<const char*> argv{"test", "--input", photo.c_str(), "--api", "opencl", "--repeat", "1"};
+  std::ostringstream captured;
+  std::streambuf* saved = std::cout.rdbuf(captured.rdbuf());
+  const int status = chapter.run(static_cast<int>(argv.size()), argv.data());
+  std::cout.rdbuf(saved);
+  const std::string printed = captured.str();
+  INFO(printed);
+  CHECK(status == gauss::kExitOk);
+  // Device 0, the default, is a GPU wherever there is one.
+  const std::vector<gauss::OpenClDeviceInfo> devices = gauss::list_opencl_devices();
+  REQUIRE_FALSE(devices.empty());
+  if (devices.front().is_gpu) {
+    CHECK_THAT(printed, Catch::Contains(std::string("resampled to ") + gauss::kBenchmarkSize));
+    CHECK_THAT(printed, !Catch::Contains("size:    "));
+  } else {
+    CHECK_THAT(printed, Catch::Contains(std::string("resampled to ") + gauss::kCpuSize));
+    CHECK_THAT(printed, Catch::Contains(std::string("size:    ") + gauss::kCpuSize + ", 1/16 of the benchmark's " +
+                                        gauss::kBenchmarkSize));
+  }
 }
