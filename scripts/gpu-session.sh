@@ -9,7 +9,7 @@
 #   check: build, the test suite (the CUDA tests run here)
 #   sanitize: compute-sanitizer on every chapter's CUDA kernels
 #   time:  each chapter twice at 6720x4480 (JSON/CSV), and on PoCL if there
-#   extra: Nsight Compute, SASS and OpenCL PTX, chapters/*/gpu-extra.sh
+#   extra: Nsight Compute, SASS and OpenCL PTX, scripts/gpu-extra.sh with chapters/*/gpu-extra.conf
 # What comes back: $OUT/summary.txt (the tables), $OUT/results.tar.gz (every
 # log, JSON and CSV), and nothing else, to stay within the tool's file limits.
 set -uo pipefail
@@ -36,8 +36,13 @@ nvidia-smi -q > "$logs/nvidia-smi.txt" 2>&1
 clinfo > "$logs/clinfo.txt" 2>&1
 
 note "configure and build"
+build_start=$SECONDS
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release > "$logs/configure.log" 2>&1 || { tail -30 "$logs/configure.log" | tee -a "$summary"; }
 cmake --build build-gpu -j "$jobs" > "$logs/build.log" 2>&1 || { grep -E "error" "$logs/build.log" | head -40 | tee -a "$summary"; }
+echo "configure and build: $((SECONDS - build_start)) s with $jobs jobs" | tee -a "$summary"
+# The slowest compilations (seconds, output), from Ninja's log.
+[ -f build-gpu/.ninja_log ] && awk 'NR > 1 { printf "%8.1f s  %s\n", ($2 - $1) / 1000, $4 }' build-gpu/.ninja_log |
+  sort -rn | head -8 | tee -a "$summary"
 # The compiler's resource report for every kernel (registers, spills, shared memory).
 grep -E "Compiling entry|Function properties|bytes stack frame|Used [0-9]+ registers" "$logs/build.log" > "$logs/ptxas.txt"
 
@@ -48,7 +53,11 @@ fi
 
 if want check; then
 note "tests"
-ctest --test-dir build-gpu -j 4 --output-on-failure > "$logs/ctest.log" 2>&1
+# The whole suite but the students' own exercises (label exercise), 8 at a
+# time; the CUDA tests share the one GPU.
+tests_start=$SECONDS
+ctest --test-dir build-gpu -j 8 --output-on-failure -LE "^exercise$" > "$logs/ctest.log" 2>&1
+echo "the test suite: $((SECONDS - tests_start)) s with 8 at a time" | tee -a "$summary"
 tail -25 "$logs/ctest.log" | tee -a "$summary"
 fi
 
@@ -103,9 +112,9 @@ fi
 fi
 
 if want extra; then
-note "Nsight Compute on the CUDA kernels of chapters without their own gpu-extra.sh (clocks left alone)"
+note "Nsight Compute on the CUDA kernels of chapters without their own gpu-extra.conf (clocks left alone)"
 for chapter in "${chapters[@]}"; do
-  [ -x "chapters/$chapter/gpu-extra.sh" ] && continue
+  [ -f "chapters/$chapter/gpu-extra.conf" ] && continue
   ncu --clock-control none --kernel-name regex:"${NCU_KERNELS:-blur}" --launch-skip 1 --launch-count 3 \
     --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
     --section WarpStateStats --section ComputeWorkloadAnalysis --section InstructionStats \
@@ -115,14 +124,13 @@ for chapter in "${chapters[@]}"; do
     "$logs/ncu.$chapter.txt" | head -60 >> "$summary"
 done
 
-note "chapter-specific measurements (chapters/*/gpu-extra.sh)"
+note "chapter-specific measurements (scripts/gpu-extra.sh with chapters/*/gpu-extra.conf)"
 for chapter in "${chapters[@]}"; do
-  extra="chapters/$chapter/gpu-extra.sh"
-  [ -x "$extra" ] || continue
+  [ -f "chapters/$chapter/gpu-extra.conf" ] || continue
   mkdir -p "$logs/$chapter.extra"
-  # Called as: gpu-extra.sh <build dir> <folder for its logs>; what it prints goes to the summary.
-  "$extra" build-gpu "$logs/$chapter.extra" >> "$summary" 2>&1
-  echo "$extra: exit $?" | tee -a "$summary"
+  # The runner takes <chapter> <build dir> <folder for its logs>; what it prints goes to the summary.
+  scripts/gpu-extra.sh "$chapter" build-gpu "$logs/$chapter.extra" >> "$summary" 2>&1
+  echo "scripts/gpu-extra.sh $chapter: exit $?" | tee -a "$summary"
 done
 
 note "SASS and OpenCL binaries"

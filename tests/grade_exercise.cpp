@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
   // and would otherwise read each other's outputs.
   const char* test_scratch = std::getenv("GAUSS_TEST_SCRATCH");
   std::string chapter, exe, api = "opencl", kernel_file, images_dir = GAUSS_IMAGES_DIR,
-                                 scratch = test_scratch != nullptr ? test_scratch : GAUSS_TEST_SCRATCH_ROOT "/grade";
+                            scratch = test_scratch != nullptr ? test_scratch : GAUSS_TEST_SCRATCH_ROOT "/grade";
   std::vector<std::string> build;  // build dir, target
   std::string oclgrind;            // OpenCL: also run the kernel under Oclgrind
   bool expect_failure = false, goldens = true;

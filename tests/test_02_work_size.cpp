@@ -8,12 +8,12 @@
 #include <cstdio>
 #include <fstream>
 
-#include "../chapters/02_work_size/experiments.hpp"
-#include "../chapters/02_work_size/section_tools.hpp"
 #include "chapter_checks.hpp"
+#include "experiments.hpp"  // chapters/02_work_size
 #include "gauss/chapter.hpp"
 #include "gauss/error.hpp"
 #include "gauss/reference.hpp"
+#include "gauss/section_tools.hpp"
 #include "support.hpp"
 #include "support_02_04.hpp"
 #include "work_size_cl.hpp"  // the embedded work_size.cl
@@ -77,7 +77,8 @@ void check_every_shape(Api api) {
           gauss::test::run_once(chapter(), name, api, input, blur, gauss::blur_reference(input, blur));
       INFO(name << " at " << gauss::to_string(size) << ", random image seed " << gauss::test::kSeed << ": "
                 << (!result.skipped.empty() ? result.skipped
-                                            : result.error.empty() ? result.comparison.summary() : result.error));
+                    : result.error.empty()  ? result.comparison.summary()
+                                            : result.error));
       CHECK(result.error.empty());
       if (!result.skipped.empty()) {
         // A device may refuse groups beyond its limit for this kernel (NVIDIA's
@@ -188,9 +189,9 @@ TEST_CASE("02_work_size: the loop's range check catches unwritten and wrong outp
 }
 
 TEST_CASE("02_work_size: the sections run, print their tables and write their CSV files", "[ch02][opencl]") {
-  const std::string csv = std::string(GAUSS_TEST_SCRATCH) + "/02_sections.csv";
+  const std::string csv = gauss::test::scratch_dir() + "/02_sections.csv";
   for (const char* section : {"rigaya_add", "compute_sweep_reserved"})
-    std::remove((std::string(GAUSS_TEST_SCRATCH) + "/02_sections." + section + ".csv").c_str());
+    std::remove((gauss::test::scratch_dir() + "/02_sections." + section + ".csv").c_str());
   setenv("GAUSS_LOOP_ITEMS", "256", 1);
   setenv("GAUSS_LOOP_ITERATIONS", "4", 1);
   std::string printed;
@@ -207,7 +208,7 @@ TEST_CASE("02_work_size: the sections run, print their tables and write their CS
   CHECK_THAT(printed, Catch::Contains("256 items x 4 steps"));
   CHECK_THAT(printed, Catch::Contains("CL_KERNEL_WORK_GROUP_SIZE"));
   for (const char* section : {"rigaya_add", "compute_sweep_reserved"}) {
-    std::ifstream file(std::string(GAUSS_TEST_SCRATCH) + "/02_sections." + section + ".csv");
+    std::ifstream file(gauss::test::scratch_dir() + "/02_sections." + section + ".csv");
     CHECK(file.good());
   }
 }

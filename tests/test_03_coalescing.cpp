@@ -9,12 +9,12 @@
 #include <fstream>
 #include <iostream>
 
-#include "../chapters/03_coalescing/deriche.hpp"
-#include "../chapters/03_coalescing/passes.hpp"
 #include "chapter_checks.hpp"
 #include "gauss/chapter.hpp"
+#include "gauss/deriche.hpp"
 #include "gauss/error.hpp"
 #include "gauss/reference.hpp"
+#include "passes.hpp"  // chapters/03_coalescing
 #include "support.hpp"
 #include "support_02_04.hpp"
 
@@ -238,8 +238,8 @@ TEST_CASE("03_coalescing: OpenCL FIR passes against the goldens and the CPU refe
 }
 
 TEST_CASE("03_coalescing: the width sweep runs, checks every point and writes its CSV", "[ch03][opencl]") {
-  const std::string csv = std::string(GAUSS_TEST_SCRATCH) + "/03_sweep.csv";
-  const std::string sweep_csv = std::string(GAUSS_TEST_SCRATCH) + "/03_sweep.width_sweep.csv";
+  const std::string csv = gauss::test::scratch_dir() + "/03_sweep.csv";
+  const std::string sweep_csv = gauss::test::scratch_dir() + "/03_sweep.width_sweep.csv";
   std::remove(sweep_csv.c_str());
   std::string printed;
   const int status = gauss::test::run_captured(chapter(), sweep_command("opencl", csv), printed);

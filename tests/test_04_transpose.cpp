@@ -8,14 +8,14 @@
 #include <cstdio>
 #include <fstream>
 
-#include "../chapters/03_coalescing/deriche.hpp"
-#include "../chapters/03_coalescing/passes.hpp"
-#include "../chapters/04_transpose/transposes.hpp"
 #include "chapter_checks.hpp"
 #include "gauss/chapter.hpp"
+#include "gauss/deriche.hpp"
 #include "gauss/error.hpp"
+#include "passes.hpp"  // chapters/03_coalescing
 #include "support.hpp"
 #include "support_02_04.hpp"
+#include "transposes.hpp"  // chapters/04_transpose
 
 namespace chapter04 {
 gauss::Chapter make_chapter();  // chapters/04_transpose/main.cpp
@@ -159,9 +159,9 @@ TEST_CASE("04_transpose: Apple's estimate table from Apple's copy rate", "[ch04]
 }
 
 TEST_CASE("04_transpose: the sections print their tables and write their CSV files", "[ch04][opencl]") {
-  const std::string csv = std::string(GAUSS_TEST_SCRATCH) + "/04_sections.csv";
+  const std::string csv = gauss::test::scratch_dir() + "/04_sections.csv";
   for (const char* section : {"transpose_float", "estimates"})
-    std::remove((std::string(GAUSS_TEST_SCRATCH) + "/04_sections." + section + ".csv").c_str());
+    std::remove((gauss::test::scratch_dir() + "/04_sections." + section + ".csv").c_str());
   std::string printed;
   const int status = gauss::test::run_captured(
       chapter(),
@@ -173,7 +173,7 @@ TEST_CASE("04_transpose: the sections print their tables and write their CSV fil
   CHECK_THAT(printed, Catch::Contains("transpose_32x8_float"));
   CHECK_THAT(printed, Catch::Contains("V+T+V+T (rgv_t_rgv_t)"));
   for (const char* section : {"transpose_float", "estimates"}) {
-    std::ifstream file(std::string(GAUSS_TEST_SCRATCH) + "/04_sections." + section + ".csv");
+    std::ifstream file(gauss::test::scratch_dir() + "/04_sections." + section + ".csv");
     CHECK(file.good());
   }
 }

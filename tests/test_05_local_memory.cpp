@@ -11,7 +11,7 @@
 #include "chapter_checks.hpp"
 #include "gauss/chapter.hpp"
 #include "gauss/reference.hpp"
-#include "linear_taps.hpp"  // chapters/05_local_memory
+#include "samplers.hpp"  // chapters/05_local_memory
 #include "support.hpp"
 
 namespace chapter05 {

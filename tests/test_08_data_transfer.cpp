@@ -10,10 +10,10 @@
 
 #include "chapter_checks.hpp"
 #include "gauss/chapter.hpp"
+#include "gauss/naive_blur.hpp"
 #include "gauss/reference.hpp"
-#include "naive_blur.hpp"
 #include "support.hpp"
-#include "transfer_jobs.hpp"
+#include "transfer_jobs.hpp"  // chapters/08_data_transfer
 #include "transfers_opencl.hpp"
 #ifdef GAUSS_HAVE_CUDA
 #include "transfers_cuda.hpp"
@@ -160,7 +160,7 @@ TEST_CASE("08_data_transfer: measure_job catches a job that drops the last row",
 TEST_CASE("08_data_transfer: every OpenCL method on awkward sizes", "[ch08][opencl]") {
   check_on_cases(
       [](const gauss::Problem& problem, const BlurSpec& blur) {
-        return chapter08::opencl_methods(session(), chapter08::build_naive_blur(session(), blur), problem);
+        return chapter08::opencl_methods(session(), gauss::naive::build_naive_blur(session(), blur), problem);
       },
       "OpenCL");
 }
@@ -168,7 +168,7 @@ TEST_CASE("08_data_transfer: every OpenCL method on awkward sizes", "[ch08][open
 TEST_CASE("08_data_transfer: the OpenCL overlap on awkward sizes", "[ch08][opencl]") {
   check_on_cases(
       [](const gauss::Problem& problem, const BlurSpec& blur) {
-        const cl::Kernel kernel = chapter08::build_naive_blur(session(), blur);
+        const cl::Kernel kernel = gauss::naive::build_naive_blur(session(), blur);
         std::vector<chapter08::TransferMethod> methods;
         for (int strips : {1, 2, 3, 5, 16})
           methods.push_back(chapter08::opencl_overlap(session(), kernel, problem, strips));

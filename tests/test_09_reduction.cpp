@@ -12,15 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "../08_data_transfer/oclgrind.hpp"
 #include "chapter_checks.hpp"
 #include "gauss/chapter.hpp"
+#include "gauss/oclgrind.hpp"
 #include "gauss/reference.hpp"
-#include "reduction.hpp"
+#include "reduction.hpp"  // chapters/09_reduction
 #include "support.hpp"
-#ifdef GAUSS_HAVE_CUDA
-#include "reduction_cuda.hpp"
-#endif
 
 namespace chapter09 {
 gauss::Chapter make_chapter();  // chapters/09_reduction/main.cpp
@@ -175,7 +172,7 @@ TEST_CASE("09_reduction: the seeds' example, 0 + 1 + ... + 255 = 32640, in OpenC
   for (std::uint32_t& v : values) v = rng() % 100000;
   CHECK(summer.sum_256(values) == std::accumulate(values.begin(), values.end(), 0u));
   // The barrier-in-if kernel refuses to run anywhere but on Oclgrind.
-  if (!chapter08::is_oclgrind(session())) CHECK_THROWS(summer.sum_256_barrier_in_if(values));
+  if (!gauss::is_oclgrind(session())) CHECK_THROWS(summer.sum_256_barrier_in_if(values));
 }
 
 TEST_CASE("09_reduction: the checks: a wrong correct method fails, a wrong racy one does not", "[ch09][unit]") {

@@ -6,8 +6,8 @@
 
 #include "gauss/error.hpp"
 #include "gauss/table.hpp"
-#include "support.hpp"
 #include "gauss/timing.hpp"
+#include "support.hpp"
 
 TEST_CASE("timing summaries: median, min, max", "[timing]") {
   const gauss::TimingStats odd = gauss::summarize({5, 1, 3});

@@ -2,7 +2,7 @@
 // kernel with the questions this chapter asks about its launch shape.
 #pragma once
 
-#include "../01_naive/blur_naive.cuh"  // launch_blur_naive(in, out, problem, block, stream)
+#include "blur_naive.cuh"  // launch_blur_naive(in, out, problem, block, stream)
 
 /// What the CUDA runtime says about the naive blur kernel at @p radius on the
 /// current device.

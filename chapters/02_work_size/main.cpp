@@ -16,14 +16,17 @@
 //     dynamic local memory reserved to limit how many groups a compute unit
 //     holds.
 //
-// The lesson is in README.md beside this file.
+// The experiments behind the sections (rigaya's add, toropippi's loop, the
+// limits that decide which shapes can run) are this chapter's second program
+// part, in experiments.hpp: they launch kernels of their own, by hand. The
+// lesson is in README.md beside this file.
 #include <string>
 
 #include "blur_naive_cl.hpp"  // chapter 01's kernel, embedded by chapter 01 (USES 01_naive)
 #include "experiments.hpp"
 #include "gauss/chapter.hpp"
 #include "gauss/reference.hpp"
-#include "section_tools.hpp"
+#include "gauss/section_tools.hpp"
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_shapes.cuh"  // chapter 01's kernel again, with the CUDA runtime's limits
 #include "gauss/cuda.hpp"

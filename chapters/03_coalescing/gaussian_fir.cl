@@ -2,6 +2,8 @@
 // output pixel, for contrast with the recursive passes: plenty of work-items,
 // neighbouring items on neighbouring pixels of a row (coalesced), and 2R+1
 // reads per pixel instead of a recursion.
+// The row pass and the column pass repeat each other on purpose: only the
+// direction of the taps, and so which reads are coalesced, differs.
 //
 // Built with -D RADIUS=<r> -D IN_T=uchar|float -D OUT_T=uchar|float
 // -D OUT_IS_BYTE=1|0. The separable blur is fir_rows (8-bit in, float out)

@@ -3,8 +3,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include "deriche.hpp"
 #include "gauss/blur.hpp"
+#include "gauss/deriche.hpp"
 
 namespace chapter03 {
 

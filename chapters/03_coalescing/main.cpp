@@ -19,15 +19,15 @@
 // of the whole tutorial.
 //
 // The kernels are in recursive_gauss.cl/.cu and gaussian_fir.cl/.cu, the
-// filter's coefficients and CPU reference in deriche.cpp, the host side of
-// each pass (build, enqueue, float scratch images) in passes.cpp.
+// filter's coefficients and CPU reference in common/ (gauss/deriche.hpp), the
+// host side of each pass (build, enqueue, float scratch images) and the width
+// sweep in passes.hpp, this chapter's second program part.
 // The lesson is in README.md beside this file.
 #include <string>
 
-#include "deriche.hpp"
 #include "gauss/chapter.hpp"
+#include "gauss/deriche.hpp"
 #include "passes.hpp"
-#include "width_sweep.hpp"
 
 namespace chapter03 {
 

@@ -3,7 +3,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "deriche.hpp"
+#include "gauss/deriche.hpp"
 
 namespace chapter03 {
 

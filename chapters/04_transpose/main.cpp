@@ -16,12 +16,15 @@
 // here and on float images in a section, each as a percentage of the copy.
 // The last section recomputes Apple's estimate table from this run's copy.
 //
-// The lesson is in README.md beside this file.
+// The transposes' host side, the pipeline and the two sections are this
+// chapter's second program part, in transposes.hpp; chapter 03's passes come
+// from its passes.hpp (CMakeLists.txt: USES 03_coalescing). The lesson is in
+// README.md beside this file.
 #include <string>
 
-#include "../03_coalescing/deriche.hpp"
-#include "../03_coalescing/passes.hpp"
 #include "gauss/chapter.hpp"
+#include "gauss/deriche.hpp"
+#include "passes.hpp"  // chapter 03's launchers (USES 03_coalescing)
 #include "transposes.hpp"
 
 namespace chapter04 {

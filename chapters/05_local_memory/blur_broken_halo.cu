@@ -2,6 +2,8 @@
 // the same port as blur_broken_halo.cl (read that file's comment first).
 // One thread per window of the valid convolution; a thread whose window is
 // outside the image loads nothing, not even the halo its neighbours need.
+// Its index mapping and taps repeat chapter 01's kernel and blur_image.cu on
+// purpose: the tile, and its bug, are what differ.
 #include <cstdint>
 
 #include "blur_tiled.cuh"

@@ -15,7 +15,7 @@
 //                      offset k + w[k+1] / (w[k] + w[k+1]) with weight
 //                      w[k] + w[k+1]: 1 + 2 ceil(R/2) reads instead of 2R+1,
 //                      9 instead of 25 for R = 2 (the host computes the
-//                      offsets, linear_taps.hpp).
+//                      offsets, samplers.hpp).
 //
 // Built with -D RADIUS=<r>.
 

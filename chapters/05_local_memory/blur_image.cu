@@ -1,7 +1,8 @@
 // Chapter 05: the blur through CUDA texture objects, the same kernels as
 // blur_image.cl. The texture unit clamps coordinates to the edge
 // (cudaAddressModeClamp) and, with linear filtering, mixes two pixels per
-// dimension in one read: the linear-sampling trick (linear_taps.hpp).
+// dimension in one read: the linear-sampling trick (samplers.hpp). The index
+// mapping and bounds guard repeat chapter 01's kernel on purpose.
 //
 // A texture reads a CUDA array (or pitched memory whose rows are aligned to
 // cudaDeviceProp::texturePitchAlignment; our images' rows are packed, so
@@ -89,7 +90,7 @@ __global__ void blur_image_linear(cudaTextureObject_t in, std::uint8_t* out, int
 #pragma unroll
     for (int i = 0; i < FETCHES; ++i) {
       // One bilinear read mixes up to four pixels, each clamped to the edge
-      // first; the mixing weights have 8 fractional bits (see linear_taps.hpp).
+      // first; the mixing weights have 8 fractional bits (see samplers.hpp).
       const float texel = tex2D<float>(in, x + 0.5f + offsets.w[i], v);
       sum += weights.w[j] * weights.w[i] * texel;
     }

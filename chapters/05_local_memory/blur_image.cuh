@@ -23,7 +23,7 @@ void launch_blur_image(const ImageTexture& texture, const std::uint8_t* in, std:
                        const gauss::Problem& problem, cudaStream_t stream);
 
 /// The same with the linear-sampling trick: @p fetches reads per dimension at
-/// @p offsets, weighted @p weights (linear_taps.hpp); the texture must be linear.
+/// @p offsets, weighted @p weights (samplers.hpp); the texture must be linear.
 void launch_blur_image_linear(const ImageTexture& texture, const std::uint8_t* in, std::uint8_t* out,
                               const gauss::Problem& problem, int fetches, const gauss::GaussTaps& offsets,
                               const gauss::GaussTaps& weights, cudaStream_t stream);

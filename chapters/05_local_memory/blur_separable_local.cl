@@ -1,5 +1,7 @@
 // Chapter 05: the separable blur in one kernel, its two passes joined through
 // local memory (the Yandex webinar's kernel).
+// (Its tile loading repeats the shape of blur_broken_halo.cl's on purpose:
+// compare the two to see what the halo needs.)
 //
 // A Gaussian is separable: the 2-D sum over (2R+1)^2 taps equals a vertical
 // 1-D sum over 2R+1 rows followed by a horizontal 1-D sum of those column

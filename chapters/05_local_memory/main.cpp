@@ -15,29 +15,28 @@
 //     (image_nearest), and lets them mix two taps per read (image_linear);
 //   - sweeps the group shape and prints what each shape wastes on the halo.
 //
+// The image variants' set-ups in both APIs (in OpenCL, the image each run
+// copies into) and the linear-sampling trick's taps and their precision are
+// this chapter's second program part, in samplers.hpp: the tests check the
+// taps' bound directly.
 // The lesson is in README.md beside this file.
 #include <algorithm>
-#include <array>
 #include <cstdlib>
-#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "blur_broken_halo_cl.hpp"  // the OpenCL kernels, embedded at build time
-#include "blur_image_cl.hpp"
-#include "blur_naive_cl.hpp"  // chapter 01's kernel
+#include "blur_naive_cl.hpp"        // chapter 01's kernel
 #include "blur_separable_local_cl.hpp"
 #include "blur_tiled_cl.hpp"
 #include "gauss/chapter.hpp"
-#include "gauss/error.hpp"
+#include "gauss/lesson_launch.hpp"
 #include "gauss/reference.hpp"
-#include "launch_helpers.hpp"
-#include "linear_taps.hpp"
-#include "section_runs.hpp"
+#include "gauss/section_runs.hpp"
+#include "samplers.hpp"
 #ifdef GAUSS_HAVE_CUDA
-#include "../01_naive/blur_naive.cuh"
-#include "blur_image.cuh"
+#include "blur_naive.cuh"
 #include "blur_tiled.cuh"
 #endif
 
@@ -60,10 +59,8 @@ constexpr GroupShape kSweepShapes[] = {{16, 16}, {32, 8}, {64, 4}, {128, 2}, {25
 
 gauss::OpenClSetup tiled_opencl(GroupShape shape) {
   return [shape](gauss::OpenClSession& cl, const gauss::Problem& p) {
-    cl::Kernel kernel =
-        cl.kernel(gauss::embedded::blur_tiled_cl, "blur_tiled", gauss::lesson::build_options(p.blur.radius, shape));
-    gauss::lesson::set_geometry_args(kernel, p);
-    kernel.setArg(5, p.taps);
+    cl::Kernel kernel = gauss::lesson::blur_kernel(cl, gauss::embedded::blur_tiled_cl, "blur_tiled",
+                                                   gauss::lesson::build_options(p.blur.radius, shape), p);
     // One item per output pixel; the tile's halo is loaded by the same items.
     return gauss::lesson::enqueue_kernel(cl, kernel, gauss::lesson::global_for(p.image, shape),
                                          cl::NDRange(shape.x, shape.y));
@@ -72,10 +69,8 @@ gauss::OpenClSetup tiled_opencl(GroupShape shape) {
 
 gauss::OpenClSetup separable_local_opencl(GroupShape shape) {
   return [shape](gauss::OpenClSession& cl, const gauss::Problem& p) {
-    cl::Kernel kernel = cl.kernel(gauss::embedded::blur_separable_local_cl, "blur_separable_local",
-                                  gauss::lesson::build_options(p.blur.radius, shape));
-    gauss::lesson::set_geometry_args(kernel, p);
-    kernel.setArg(5, p.taps);
+    cl::Kernel kernel = gauss::lesson::blur_kernel(cl, gauss::embedded::blur_separable_local_cl, "blur_separable_local",
+                                                   gauss::lesson::build_options(p.blur.radius, shape), p);
     // The groups overlap: each writes shape.x - 2R columns, so there are
     // more groups than width / shape.x.
     const std::size_t outputs_x = static_cast<std::size_t>(shape.x - 2 * p.blur.radius);
@@ -87,75 +82,28 @@ gauss::OpenClSetup separable_local_opencl(GroupShape shape) {
 
 #ifdef GAUSS_HAVE_CUDA
 gauss::CudaSetup tiled_cuda(GroupShape shape) {
-  return [shape](const gauss::Problem& p) -> gauss::CudaLaunch {
-    return [p, shape](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-      launch_blur_tiled(in, out, p, dim3(shape.x, shape.y), stream);
-    };
-  };
+  return gauss::lesson::cuda_launch(
+      [shape](const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p, cudaStream_t stream) {
+        launch_blur_tiled(in, out, p, dim3(shape.x, shape.y), stream);
+      });
 }
 
 gauss::CudaSetup separable_local_cuda(GroupShape shape) {
-  return [shape](const gauss::Problem& p) -> gauss::CudaLaunch {
-    return [p, shape](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-      launch_blur_separable_local(in, out, p, dim3(shape.x, shape.y), stream);
-    };
-  };
+  return gauss::lesson::cuda_launch(
+      [shape](const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p, cudaStream_t stream) {
+        launch_blur_separable_local(in, out, p, dim3(shape.x, shape.y), stream);
+      });
 }
 #endif
-
-// --- Images and samplers (OpenCL) -----------------------------------------------
-// A kernel reads an image object, not a buffer, so each run first copies the
-// input buffer into the image (on the device) and the run's time includes
-// that copy: the price of starting from a buffer.
-
-cl::Image2D make_input_image(gauss::OpenClSession& cl, const gauss::Problem& p) {
-  const cl::Device& device = cl.info.device;
-  if (!device.getInfo<CL_DEVICE_IMAGE_SUPPORT>()) throw gauss::ApiError("this OpenCL device has no image support");
-  const std::size_t max_width = device.getInfo<CL_DEVICE_IMAGE2D_MAX_WIDTH>();
-  const std::size_t max_height = device.getInfo<CL_DEVICE_IMAGE2D_MAX_HEIGHT>();
-  if (static_cast<std::size_t>(p.image.width) > max_width || static_cast<std::size_t>(p.image.height) > max_height) {
-    throw gauss::ApiError("the image is larger than this device's largest 2-D image (" + std::to_string(max_width) +
-                          "x" + std::to_string(max_height) + ")");
-  }
-  // One channel of unsigned normalized bytes: a byte b reads as b / 255.
-  const cl::ImageFormat format(CL_R, CL_UNORM_INT8);
-  std::vector<cl::ImageFormat> supported;
-  cl.context.getSupportedImageFormats(CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, &supported);
-  const bool found = std::any_of(supported.begin(), supported.end(), [&](const cl::ImageFormat& f) {
-    return f.image_channel_order == format.image_channel_order &&
-           f.image_channel_data_type == format.image_channel_data_type;
-  });
-  if (!found) throw gauss::ApiError("this OpenCL device cannot read CL_R / CL_UNORM_INT8 images");
-  return cl::Image2D(cl.context, CL_MEM_READ_ONLY, format, p.image.width, p.image.height);
-}
-
-gauss::OpenClLaunch copy_then_enqueue(gauss::OpenClSession& cl, cl::Image2D image, cl::Kernel kernel,
-                                      const gauss::Problem& p) {
-  const cl::NDRange global = gauss::lesson::global_for(p.image, kSeminarShape);
-  const cl::NDRange local(kSeminarShape.x, kSeminarShape.y);
-  const std::array<cl::size_type, 3> region{static_cast<cl::size_type>(p.image.width),
-                                            static_cast<cl::size_type>(p.image.height), 1};
-  return [&cl, image, kernel, global, local, region](const cl::Buffer& in, const cl::Buffer& out) mutable {
-    cl::Event copied;  // buffer -> image, on the device (rows are packed: pitch == width)
-    cl.queue.enqueueCopyBufferToImage(in, image, 0, {0, 0, 0}, region, nullptr, &copied);
-    kernel.setArg(1, out);
-    cl::Event done;
-    cl.queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &done);
-    return std::vector<cl::Event>{copied, done};  // the run spans both
-  };
-}
 
 // The seminar's kernel, after chapter 01's kernel has written every pixel:
 // its valid convolution never computes the R-pixel border ring, and the
 // halo should be the only thing wrong. One item per window, as in the seminar.
 gauss::OpenClLaunch broken_halo_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
   const std::string radius = "-D RADIUS=" + std::to_string(p.blur.radius);
-  cl::Kernel border = cl.kernel(gauss::embedded::blur_naive_cl, "blur_naive", radius);
-  cl::Kernel seminar = cl.kernel(gauss::embedded::blur_broken_halo_cl, "blur_broken_halo", radius);
-  for (cl::Kernel* k : {&border, &seminar}) {
-    gauss::lesson::set_geometry_args(*k, p);
-    k->setArg(5, p.taps);
-  }
+  cl::Kernel border = gauss::lesson::blur_kernel(cl, gauss::embedded::blur_naive_cl, "blur_naive", radius, p);
+  cl::Kernel seminar =
+      gauss::lesson::blur_kernel(cl, gauss::embedded::blur_broken_halo_cl, "blur_broken_halo", radius, p);
   const cl::NDRange local(kSeminarShape.x, kSeminarShape.y);
   const cl::NDRange all = gauss::lesson::global_for(p.image, kSeminarShape);
   // One item per window of the valid convolution, as in the seminar.
@@ -177,29 +125,6 @@ gauss::OpenClLaunch broken_halo_opencl(gauss::OpenClSession& cl, const gauss::Pr
     }
     return events;
   };
-}
-
-gauss::OpenClLaunch image_nearest_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
-  cl::Image2D image = make_input_image(cl, p);
-  cl::Kernel kernel =
-      cl.kernel(gauss::embedded::blur_image_cl, "blur_image", "-D RADIUS=" + std::to_string(p.blur.radius));
-  kernel.setArg(0, image);
-  gauss::lesson::set_geometry_args(kernel, p);
-  kernel.setArg(5, p.taps);
-  return copy_then_enqueue(cl, image, kernel, p);
-}
-
-// The linear-sampling trick: 1 + 2 ceil(R/2) reads per dimension (linear_taps.hpp).
-gauss::OpenClLaunch image_linear_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
-  const LinearTaps taps = linear_taps(p.blur);  // the merged reads
-  cl::Image2D image = make_input_image(cl, p);
-  cl::Kernel kernel =
-      cl.kernel(gauss::embedded::blur_image_cl, "blur_image_linear", "-D RADIUS=" + std::to_string(p.blur.radius));
-  kernel.setArg(0, image);
-  gauss::lesson::set_geometry_args(kernel, p);
-  kernel.setArg(5, taps.offsets);
-  kernel.setArg(6, taps.weights);
-  return copy_then_enqueue(cl, image, kernel, p);
 }
 
 // --- The group-shape sweep --------------------------------------------------------
@@ -240,18 +165,14 @@ void group_shape_sweep(gauss::SectionContext& context) {
                          "a group must be wider than 2R"});
           continue;
         }
-        gauss::Variant variant;
-        variant.name = name;
-        variant.api = api;
-        variant.tolerance = gauss::kFloatTolerance;
-        if (api == gauss::Api::OpenCL) variant.opencl = tiled ? tiled_opencl(shape) : separable_local_opencl(shape);
+        gauss::OpenClSetup opencl = tiled ? tiled_opencl(shape) : separable_local_opencl(shape);
+        gauss::CudaSetup cuda;
 #ifdef GAUSS_HAVE_CUDA
-        if (api == gauss::Api::Cuda) variant.cuda = tiled ? tiled_cuda(shape) : separable_local_cuda(shape);
+        cuda = tiled ? tiled_cuda(shape) : separable_local_cuda(shape);
 #endif
-        const gauss::VariantResult result = runners.run(variant, context.blur, reference);
-        const gauss::ResultRow row = gauss::lesson::row_of(result, name, runners.device(api), runners.copy_gbps(api));
-        context.rows.push_back(row);
-        if (!result.ok()) context.failed = true;
+        const gauss::VariantResult result =
+            runners.measure(name, api, std::move(opencl), std::move(cuda), context.blur, reference, name);
+        const gauss::ResultRow& row = context.rows.back();
         table.add_row({kernel, gauss::lesson::to_string(shape), percent(overhead), gauss::name_of(api),
                        gauss::lesson::format_ms(row.median_ms), gauss::lesson::format_gbps(row.gbps),
                        row.percent_of_copy ? gauss::format_fixed(*row.percent_of_copy, 1) : "-",
@@ -278,16 +199,14 @@ gauss::Chapter make_chapter() {
   // --- 1. The plain kernel: every tap from global memory, through L1 ----------
   // Chapter 01's kernel with the seminar's 32x8 groups. Its 25 loads per
   // pixel mostly hit the L1 cache: the reuse local memory would make explicit.
-  chapter.add_opencl(
-      "naive_32x8", "chapter 01's kernel, 32x8 groups: every tap a global load, L1 catches the reuse",
-      [](gauss::OpenClSession& cl, const gauss::Problem& p) {
-        cl::Kernel kernel =
-            cl.kernel(gauss::embedded::blur_naive_cl, "blur_naive", "-D RADIUS=" + std::to_string(p.blur.radius));
-        gauss::lesson::set_geometry_args(kernel, p);
-        kernel.setArg(5, p.taps);
-        return gauss::lesson::enqueue_kernel(cl, kernel, gauss::lesson::global_for(p.image, kSeminarShape),
-                                             cl::NDRange(kSeminarShape.x, kSeminarShape.y));
-      });
+  chapter.add_opencl("naive_32x8", "chapter 01's kernel, 32x8 groups: every tap a global load, L1 catches the reuse",
+                     [](gauss::OpenClSession& cl, const gauss::Problem& p) {
+                       cl::Kernel kernel = gauss::lesson::blur_kernel(cl, gauss::embedded::blur_naive_cl, "blur_naive",
+                                                                      "-D RADIUS=" + std::to_string(p.blur.radius), p);
+                       return gauss::lesson::enqueue_kernel(cl, kernel,
+                                                            gauss::lesson::global_for(p.image, kSeminarShape),
+                                                            cl::NDRange(kSeminarShape.x, kSeminarShape.y));
+                     });
 
   // --- 2. The seminar's shared-memory kernel, with its halo bug -----------------
   // Kept to be caught: the program reports its mismatch, and the tests
@@ -319,29 +238,26 @@ gauss::Chapter make_chapter() {
   // left out when that check is on; PoCL runs them in the tests.
   if (std::getenv("OCLGRIND_UNINITIALIZED") == nullptr) {
     chapter.add_opencl("image_nearest", "image2d + sampler (CLK_ADDRESS_CLAMP_TO_EDGE): no clamp in the kernel",
-                       image_nearest_opencl);
+                       image_opencl(kSeminarShape, false));
     chapter
         .add_opencl("image_linear", "image2d + linear sampler: two taps per read, 9 reads instead of 25 for R = 2",
-                    image_linear_opencl)
-        .tolerance = kLinearSamplingTolerance;  // 8-bit mixing weights: linear_taps.hpp
+                    image_opencl(kSeminarShape, true))
+        .tolerance = kLinearSamplingTolerance;  // 8-bit mixing weights: samplers.hpp
   }
 
   // --- CUDA: the same steps ---------------------------------------------------------
 #ifdef GAUSS_HAVE_CUDA
+  using Bytes = const std::uint8_t*;
   chapter.add_cuda("naive_32x8", "chapter 01's kernel, 32x8 blocks: every tap a global load, L1 catches the reuse",
-                   [](const gauss::Problem& p) -> gauss::CudaLaunch {
-                     return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-                       launch_blur_naive(in, out, p, dim3(kSeminarShape.x, kSeminarShape.y), stream);
-                     };
-                   });
+                   gauss::lesson::cuda_launch([](Bytes in, std::uint8_t* out, const gauss::Problem& p, cudaStream_t s) {
+                     launch_blur_naive(in, out, p, dim3(kSeminarShape.x, kSeminarShape.y), s);
+                   }));
   chapter
       .add_cuda("broken_halo", "the Fixstars seminar's shared-memory kernel (32x8), halo bug kept",
-                [](const gauss::Problem& p) -> gauss::CudaLaunch {
-                  return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-                    launch_blur_naive(in, out, p, dim3(kSeminarShape.x, kSeminarShape.y), stream);  // the border
-                    launch_blur_broken_halo(in, out, p, stream);
-                  };
-                })
+                gauss::lesson::cuda_launch([](Bytes in, std::uint8_t* out, const gauss::Problem& p, cudaStream_t s) {
+                  launch_blur_naive(in, out, p, dim3(kSeminarShape.x, kSeminarShape.y), s);  // the border
+                  launch_blur_broken_halo(in, out, p, s);
+                }))
       .known_bug = halo_bug;
   chapter.add_cuda("tiled", "32x8 blocks, tile + halo loaded cooperatively into shared memory, clamped",
                    tiled_cuda(kSeminarShape));
@@ -350,21 +266,10 @@ gauss::Chapter make_chapter() {
                    separable_local_cuda(kSeparableShape));
   // Texture objects are CUDA's images: cudaAddressModeClamp is clamp-to-edge.
   chapter.add_cuda("image_nearest", "texture object (cudaAddressModeClamp, point filtering): no clamp in the kernel",
-                   [](const gauss::Problem& p) -> gauss::CudaLaunch {
-                     std::shared_ptr<ImageTexture> texture = make_image_texture(p, false);
-                     return [p, texture](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-                       launch_blur_image(*texture, in, out, p, stream);
-                     };
-                   });
+                   image_cuda(false));
   chapter
       .add_cuda("image_linear", "texture object, linear filtering: two taps per read, 9 reads instead of 25 for R = 2",
-                [](const gauss::Problem& p) -> gauss::CudaLaunch {
-                  std::shared_ptr<ImageTexture> texture = make_image_texture(p, true);
-                  const LinearTaps taps = linear_taps(p.blur);
-                  return [p, texture, taps](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-                    launch_blur_image_linear(*texture, in, out, p, taps.fetches, taps.offsets, taps.weights, stream);
-                  };
-                })
+                image_cuda(true))
       .tolerance = kLinearSamplingTolerance;
 #endif
 

@@ -19,11 +19,11 @@
 #include <string>
 #include <vector>
 
-#include "../05_local_memory/launch_helpers.hpp"  // shared by chapters 05-07
-#include "../05_local_memory/section_runs.hpp"
 #include "blur_weights_cl.hpp"  // the OpenCL kernels, embedded at build time
 #include "gauss/chapter.hpp"
+#include "gauss/lesson_launch.hpp"
 #include "gauss/reference.hpp"
+#include "gauss/section_runs.hpp"
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_weights.cuh"
 #include "gauss/cuda.hpp"
@@ -129,19 +129,13 @@ void radius_sweep(gauss::SectionContext& context) {
       const gauss::Image reference = gauss::blur_reference(context.input, blur, gauss::ReferenceMethod::Separable, 0);
       std::vector<std::string> cells{std::to_string(r), std::to_string(blur.taps() * blur.taps())};
       for (const Storage& s : kStorages) {
-        gauss::Variant variant;
-        variant.name = s.name;
-        variant.api = api;
-        variant.tolerance = gauss::kFloatTolerance;
-        if (api == gauss::Api::OpenCL) variant.opencl = opencl_setup(s);
+        gauss::CudaSetup cuda;
 #ifdef GAUSS_HAVE_CUDA
-        if (api == gauss::Api::Cuda) variant.cuda = cuda_setup(s);
+        cuda = cuda_setup(s);
 #endif
-        const gauss::VariantResult result = runners.run(variant, blur, reference);
         const std::string name = std::string(s.name) + (r < 10 ? "_r0" : "_r") + std::to_string(r);
-        context.rows.push_back(gauss::lesson::row_of(result, name, runners.device(api), runners.copy_gbps(api)));
+        const gauss::VariantResult result = runners.measure(s.name, api, opencl_setup(s), cuda, blur, reference, name);
         if (!result.ok()) {
-          context.failed = true;
           cells.push_back(result.error.empty() ? "MISMATCH" : "ERROR");
           context.out << name << " (" << gauss::name_of(api) << "): " << gauss::lesson::status_of(result) << '\n';
           continue;

@@ -3,7 +3,7 @@
 // kernel, join the planes again.
 #include <cstdint>
 
-#include "../01_naive/blur_naive.cuh"
+#include "blur_naive.cuh"
 #include "blur_rgba.cuh"
 #include "gauss/cuda.hpp"
 

@@ -1,4 +1,6 @@
 // Chapter 07: colour pixels, 3 bytes against 4, in OpenCL C.
+// (The kernels repeat chapter 01's index mapping, bounds guard and clamped
+// taps, and each other's, on purpose: what changes between them is the loads.)
 //
 // The same blur on three channels. What changes is how a pixel is loaded:
 //

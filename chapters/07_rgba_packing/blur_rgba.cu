@@ -1,5 +1,7 @@
 // Chapter 07: colour pixels, 3 bytes against 4, in CUDA: the same kernels as
 // blur_rgba.cl (its comment says what each one loads).
+// The index mapping, bounds guard and clamped taps repeat chapter 01's kernel
+// (and each other) on purpose: what this chapter changes is the loads.
 #include <cstdint>
 
 #include "blur_rgba.cuh"

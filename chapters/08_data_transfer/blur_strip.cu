@@ -1,4 +1,6 @@
 // Chapter 08: chapter 01's naive blur, for a strip of output rows.
+// (It repeats chapter 01's blur_naive.cu on purpose, line for line but the
+// strip's first row: that difference is the lesson.)
 //
 // OpenCL launches chapter 01's kernel unchanged on a strip through the global
 // work offset (get_global_id(1) starts at the strip's first row). CUDA has no

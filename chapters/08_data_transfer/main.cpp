@@ -21,7 +21,9 @@
 // The kernel is chapter 01's naive blur, unchanged, so that the cost of the
 // transfers is measured against a kernel the reader already knows. Every
 // output is checked against the CPU reference, from poisoned output memory.
-// The lesson is in README.md beside this file.
+// The jobs are in transfer_jobs.cpp (how each part is timed),
+// transfers_opencl.cpp and transfers_cuda.cpp (every method in each API):
+// main.cpp picks and reports them. The lesson is in README.md beside this file.
 #include <algorithm>
 #include <functional>
 #include <iostream>
@@ -29,17 +31,24 @@
 #include <vector>
 
 #include "gauss/chapter.hpp"
+#include "gauss/naive_blur.hpp"  // chapter 01's OpenCL kernel (USES 01_naive)
+#include "gauss/oclgrind.hpp"
 #include "gauss/reference.hpp"
-#include "naive_blur.hpp"
-#include "oclgrind.hpp"
 #include "transfer_jobs.hpp"
 #include "transfers_opencl.hpp"
 #ifdef GAUSS_HAVE_CUDA
-#include "../01_naive/blur_naive.cuh"  // chapter 01's CUDA kernel
+#include "blur_naive.cuh"  // chapter 01's CUDA kernel (USES 01_naive)
 #include "transfers_cuda.hpp"
 #endif
 
 namespace chapter08 {
+
+using gauss::is_oclgrind;
+using gauss::naive::build_naive_blur;
+using gauss::naive::kGroupX;
+using gauss::naive::kGroupY;
+using gauss::naive::naive_blur_setup;
+
 namespace {
 
 // The strip counts of the overlap section. One strip is the job without

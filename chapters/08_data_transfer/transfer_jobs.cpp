@@ -7,10 +7,14 @@
 
 #include "gauss/blur.hpp"
 #include "gauss/opencl.hpp"
+#include "gauss/section_tools.hpp"
 #include "gauss/variant.hpp"
-#include "report.hpp"
 
 namespace chapter08 {
+
+using gauss::sections::format_gbps;
+using gauss::sections::format_ms;
+using gauss::sections::timing_row;
 
 std::string JobStats::status() const {
   if (!error.empty()) return "ERROR";

@@ -17,12 +17,16 @@
 #include <string>
 #include <utility>
 
-#include "../01_naive/blur_naive.cuh"  // chapter 01's kernel, unchanged
+#include "blur_naive.cuh"  // chapter 01's kernel, unchanged (USES 01_naive)
 #include "blur_strip.cuh"
-#include "naive_blur.hpp"
+#include "gauss/naive_blur.hpp"  // chapter 01's OpenCL kernel (USES 01_naive)
 #include "transfers_opencl.hpp"  // kOverlapQueues
 
 namespace chapter08 {
+
+using gauss::naive::kGroupX;
+using gauss::naive::kGroupY;
+
 namespace {
 
 using gauss::CudaBuffer;

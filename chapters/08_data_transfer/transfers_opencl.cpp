@@ -13,11 +13,16 @@
 #include <new>
 #include <utility>
 
+#include "gauss/naive_blur.hpp"  // chapter 01's OpenCL kernel (USES 01_naive)
+#include "gauss/oclgrind.hpp"
 #include "gauss/opencl.hpp"
-#include "naive_blur.hpp"
-#include "oclgrind.hpp"
 
 namespace chapter08 {
+
+using gauss::is_oclgrind;
+using gauss::naive::enqueue_naive_blur;
+using gauss::naive::kGroupY;
+
 namespace {
 
 using gauss::HostTimer;

@@ -1,4 +1,5 @@
 // Chapter 09: the seed's 256-value sum with the barrier moved INSIDE the `if`.
+// It repeats reduce.cl's sum_256 on purpose, the barrier's place the only change.
 //
 // DO NOT RUN THIS ON A REAL DEVICE. A barrier must be reached by every item
 // of the work-group or by none (OpenCL 1.2, section 6.12.8; CUDA's

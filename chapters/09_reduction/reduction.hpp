@@ -1,22 +1,44 @@
-// Chapter 09: summing every byte of an image on the CPU (the references) and
-// on the GPU (the ladder from racy to warp shuffles), and how the sums are
-// run, timed and checked.
+// Chapter 09's second program part: summing every byte of an image on the
+// CPU (the references) and on the GPU (the ladder from racy to warp shuffles,
+// in OpenCL and in CUDA), how the sums are run, timed and checked, and the
+// parts of main.cpp's sections (the ladder, the brightness question, the
+// sweep, the exercise's tree sums). The declarations come first, then their
+// definitions.
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <iosfwd>
+#include <limits>
+#include <numeric>
+#include <ostream>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "gauss/blur.hpp"
+#include "gauss/chapter.hpp"
+#include "gauss/error.hpp"
 #include "gauss/image.hpp"
+#include "gauss/naive_blur.hpp"  // chapter 01's OpenCL kernel (USES 01_naive)
+#include "gauss/oclgrind.hpp"
 #include "gauss/opencl.hpp"
+#include "gauss/reference.hpp"
 #include "gauss/runners.hpp"
+#include "gauss/section_tools.hpp"
 #include "gauss/table.hpp"
 #include "gauss/timing.hpp"
+#include "reduce_broken_cl.hpp"  // reduce_broken.cl, embedded at build time
+#include "reduce_cl.hpp"         // reduce.cl, embedded at build time
+#ifdef GAUSS_HAVE_CUDA
+#include "blur_naive.cuh"  // chapter 01's CUDA kernel (USES 01_naive)
+#include "gauss/cuda.hpp"
+#include "reduce.cuh"
+#endif
 
 namespace chapter09 {
 
@@ -198,6 +220,810 @@ SumStats measure_sum(Summer& summer, const SumMethodInfo& info, const std::strin
     stats.error = error.what();
   }
   return stats;
+}
+
+#ifdef GAUSS_HAVE_CUDA
+// --- The sums in CUDA ------------------------------------------------------------------
+/// The sums in CUDA on the current device; the same methods as
+/// OpenClSummer, plus warp shuffles.
+class CudaSummer {
+ public:
+  explicit CudaSummer(const gauss::CudaDeviceInfo& device);
+
+  /// Every method runs on CUDA.
+  bool runs(SumMethod method, std::string* why = nullptr) const;
+  /// Untimed, before every sum: fills the total and the partial sums with garbage.
+  void poison();
+  /// Sums the first @p n bytes at @p data (device memory) with @p method (n >= 1, < 2^32).
+  SumRun sum(SumMethod method, const std::uint8_t* data, std::size_t n);
+  /// The seed's example: one block of 256 threads adds @p values (256 of them).
+  std::uint32_t sum_256(const std::vector<std::uint32_t>& values);
+  /// Blocks of the first pass of ManyPerItem and Shuffle for @p n bytes.
+  unsigned strided_blocks(std::size_t n) const;
+
+ private:
+  unsigned long long* partials(int which, std::size_t count);
+
+  int multiprocessors_ = 1;
+  gauss::CudaStream stream_;
+  gauss::CudaBuffer total_;
+  gauss::CudaBuffer partials_[2];
+  gauss::CudaEvent start_;
+  gauss::CudaEvent stop_;
+};
+#endif
+
+// --- Definitions ---------------------------------------------------------------------
+
+// --- The CPU references ----------------------------------------------------------
+
+inline std::uint64_t sum_exact(const std::uint8_t* data, std::size_t n) {
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < n; ++i) sum += data[i];
+  return sum;
+}
+
+inline double sum_double(const std::uint8_t* data, std::size_t n) {
+  double sum = 0;
+  for (std::size_t i = 0; i < n; ++i) sum += data[i];
+  return sum;
+}
+
+inline float sum_float(const std::uint8_t* data, std::size_t n) {
+  float sum = 0;
+  for (std::size_t i = 0; i < n; ++i) sum += static_cast<float>(data[i]);
+  return sum;
+}
+
+inline float sum_kahan(const std::uint8_t* data, std::size_t n) {
+  float sum = 0;
+  float lost = 0;  // what the last addition rounded away, to be added back
+  for (std::size_t i = 0; i < n; ++i) {
+    const float value = static_cast<float>(data[i]) - lost;
+    const float next = sum + value;
+    lost = (next - sum) - value;  // algebraically 0; in float, the rounding error
+    sum = next;
+  }
+  return sum;
+}
+
+inline float sum_pairwise(const std::uint8_t* data, std::size_t n) {
+  if (n <= 8) return sum_float(data, n);
+  const std::size_t half = n / 2;
+  return sum_pairwise(data, half) + sum_pairwise(data + half, n - half);
+}
+
+// How much each input column (or row) is counted by all the outputs of a
+// 1-D blur with clamp-to-edge: a tap past the edge reads the edge pixel.
+inline std::vector<double> coverage(int length, const std::vector<double>& weights, int radius) {
+  std::vector<double> counted(static_cast<std::size_t>(length), 0.0);
+  for (int u = 0; u < length; ++u) {
+    for (int k = -radius; k <= radius; ++k) {
+      counted[static_cast<std::size_t>(std::clamp(u + k, 0, length - 1))] +=
+          weights[static_cast<std::size_t>(k + radius)];
+    }
+  }
+  return counted;
+}
+
+inline double blur_sum_unrounded(const gauss::Image& image, const gauss::BlurSpec& blur) {
+  const std::vector<double> weights = gauss::gaussian_weights(blur);
+  const std::vector<double> columns = coverage(image.width, weights, blur.radius);
+  const std::vector<double> rows = coverage(image.height, weights, blur.radius);
+  double sum = 0;
+  for (int y = 0; y < image.height; ++y) {
+    double row_sum = 0;
+    for (int x = 0; x < image.width; ++x) {
+      for (int c = 0; c < image.channels; ++c) row_sum += columns[static_cast<std::size_t>(x)] * image.at(x, y, c);
+    }
+    sum += rows[static_cast<std::size_t>(y)] * row_sum;
+  }
+  return sum;
+}
+
+// --- The methods ---------------------------------------------------------------------
+
+inline const std::vector<SumMethodInfo>& sum_methods() {
+  static const std::vector<SumMethodInfo> methods{
+      {SumMethod::Racy, "racy", "every item adds into one global value with +=: lost updates", false, false},
+      {SumMethod::Atomic, "atomic", "every item adds into one global value with a 64-bit atomic", true, false},
+      {SumMethod::AtomicGroup, "atomic_group", "atomics on a local counter, then one global atomic per group", true,
+       false},
+      {SumMethod::Tree, "tree", "the local-memory tree with barriers, then one global atomic per group", true, false},
+      {SumMethod::MultiPass, "multipass", "the tree writes group sums, again on those, the host adds the last few",
+       true, false},
+      {SumMethod::ManyPerItem, "many_per_item", "each item adds many elements (16 bytes per load), then the tree", true,
+       false},
+      {SumMethod::Shuffle, "shuffle", "many elements per thread, then warp shuffles instead of the tree", true, true},
+  };
+  return methods;
+}
+
+// --- OpenCL -----------------------------------------------------------------------------
+
+inline cl_uint checked_count(std::size_t n) {
+  if (n == 0 || n > std::numeric_limits<cl_uint>::max()) {
+    throw gauss::ApiError("a sum of " + std::to_string(n) + " elements: the kernels take 1 to 2^32 - 1");
+  }
+  return static_cast<cl_uint>(n);
+}
+
+// The garbage poison() leaves: far from any real sum.
+constexpr cl_ulong kPoison = 0xA5A5A5A5A5A5A5A5ull;
+
+inline OpenClSummer::OpenClSummer(gauss::OpenClSession& cl) : cl_(cl) {
+  const std::string extensions = cl.info.device.getInfo<CL_DEVICE_EXTENSIONS>();
+  int64_atomics_ = extensions.find("cl_khr_int64_base_atomics") != std::string::npos;
+  oclgrind_ = gauss::is_oclgrind(cl);
+  const cl::Program bytes = cl.build(gauss::embedded::reduce_cl, "-D ELEMENT=uchar -D ELEMENT_IS_BYTE=1");
+  const cl::Program totals = cl.build(gauss::embedded::reduce_cl, "-D ELEMENT=ulong -D ELEMENT_IS_BYTE=0");
+  racy_ = cl::Kernel(bytes, "sum_racy");
+  if (int64_atomics_) {
+    atomic_ = cl::Kernel(bytes, "sum_atomic");
+    atomic_group_ = cl::Kernel(bytes, "sum_atomic_group");
+    tree_atomic_ = cl::Kernel(bytes, "sum_tree_atomic");
+  }
+  tree_bytes_ = cl::Kernel(bytes, "sum_tree");
+  strided_bytes_ = cl::Kernel(bytes, "sum_strided");
+  sum_256_ = cl::Kernel(bytes, "sum_256");
+  tree_totals_ = cl::Kernel(totals, "sum_tree");
+  strided_totals_ = cl::Kernel(totals, "sum_strided");
+  total_ = cl::Buffer(cl.context, CL_MEM_READ_WRITE, sizeof(cl_ulong));
+}
+
+inline bool OpenClSummer::runs(SumMethod method, std::string* why) const {
+  std::string reason;
+  if (method == SumMethod::Shuffle) {
+    reason = "OpenCL 1.2 has no warp (sub-group) shuffles";
+  } else if (!int64_atomics_ &&
+             (method == SumMethod::Atomic || method == SumMethod::AtomicGroup || method == SumMethod::Tree)) {
+    reason = "the device lacks cl_khr_int64_base_atomics";
+  } else if (oclgrind_ && method == SumMethod::Racy) {
+    reason = "not run on Oclgrind, which reports its data race (the race is the point of it)";
+  }
+  if (why != nullptr) *why = reason;
+  return reason.empty();
+}
+
+inline cl::Buffer& OpenClSummer::partials(int which, std::size_t count) {
+  if (capacity_[which] < count) {
+    partials_[which] = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, count * sizeof(cl_ulong));
+    capacity_[which] = count;
+  }
+  return partials_[which];
+}
+
+inline void OpenClSummer::poison() {
+  cl_.queue.enqueueFillBuffer(total_, kPoison, 0, sizeof(cl_ulong));
+  for (int which = 0; which < 2; ++which) {
+    if (capacity_[which] > 0) {
+      cl_.queue.enqueueFillBuffer(partials_[which], kPoison, 0, capacity_[which] * sizeof(cl_ulong));
+    }
+  }
+  cl_.queue.finish();
+}
+
+inline std::size_t OpenClSummer::strided_groups(std::size_t n) const {
+  // Enough groups to fill the device (8 per compute unit keep an NVIDIA SM's
+  // 2048 threads busy), but no more than give every item 16 bytes to load.
+  const std::size_t fill = 8 * static_cast<std::size_t>(std::max(cl_.info.compute_units, 1));
+  const std::size_t useful = (n + kGroup * 16 - 1) / (kGroup * 16);
+  return std::max<std::size_t>(1, std::min(fill, useful));
+}
+
+inline SumRun OpenClSummer::sum(SumMethod method, const cl::Buffer& data, std::size_t n) {
+  const cl_uint count = checked_count(n);
+  const cl::NDRange local(kGroup);
+  const cl::CommandQueue& queue = cl_.queue;
+  std::vector<cl::Event> events;
+  auto launch = [&](cl::Kernel& kernel, const cl::Buffer& in, cl_uint elements, const cl::Buffer& out,
+                    std::size_t groups) {
+    kernel.setArg(0, in);
+    kernel.setArg(1, elements);
+    kernel.setArg(2, out);
+    cl::Event done;
+    queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * kGroup), local, nullptr, &done);
+    events.push_back(done);
+  };
+  auto groups_for = [](std::size_t elements) { return (elements + kGroup - 1) / kGroup; };
+
+  SumRun run;
+  gauss::HostTimer host;
+  switch (method) {
+    case SumMethod::Racy:
+    case SumMethod::Atomic:
+    case SumMethod::AtomicGroup:
+    case SumMethod::Tree: {
+      // One item per byte, every group adding into the one total: zero it first.
+      cl::Event zeroed;
+      queue.enqueueFillBuffer(total_, cl_ulong{0}, 0, sizeof(cl_ulong), nullptr, &zeroed);
+      events.push_back(zeroed);
+      cl::Kernel& kernel = method == SumMethod::Racy     ? racy_
+                           : method == SumMethod::Atomic ? atomic_
+                           : method == SumMethod::Tree   ? tree_atomic_
+                                                         : atomic_group_;
+      launch(kernel, data, count, total_, groups_for(n));
+      cl_ulong total = kPoison;
+      queue.enqueueReadBuffer(total_, CL_TRUE, 0, sizeof total, &total);
+      run.total = total;
+      break;
+    }
+    case SumMethod::MultiPass: {
+      // Pass after pass: n bytes -> n/256 sums -> n/65536 sums ..., until one
+      // group's worth is left, which the host reads and adds.
+      const cl::Buffer* in = &data;
+      cl::Kernel* kernel = &tree_bytes_;
+      std::size_t elements = n;
+      int which = 0;
+      do {
+        const std::size_t groups = groups_for(elements);
+        cl::Buffer& out = partials(which, groups);
+        launch(*kernel, *in, static_cast<cl_uint>(elements), out, groups);
+        in = &out;
+        kernel = &tree_totals_;
+        elements = groups;
+        which = 1 - which;
+      } while (elements > kGroup);
+      std::vector<cl_ulong> tail(elements, kPoison);
+      queue.enqueueReadBuffer(*in, CL_TRUE, 0, elements * sizeof(cl_ulong), tail.data());
+      run.total = 0;
+      for (cl_ulong value : tail) run.total += value;
+      break;
+    }
+    case SumMethod::ManyPerItem: {
+      // Pass 1: a GPU's worth of groups, each item adding many bytes. Pass 2:
+      // one group adds the groups' sums.
+      const std::size_t groups = strided_groups(n);
+      cl::Buffer& sums = partials(0, groups);
+      launch(strided_bytes_, data, count, sums, groups);
+      cl::Buffer& result = partials(1, 1);
+      launch(strided_totals_, sums, static_cast<cl_uint>(groups), result, 1);
+      cl_ulong total = kPoison;
+      queue.enqueueReadBuffer(result, CL_TRUE, 0, sizeof total, &total);
+      run.total = total;
+      break;
+    }
+    case SumMethod::Shuffle:
+      throw gauss::ApiError("shuffle: OpenCL 1.2 has no warp shuffles");
+  }
+  run.round_trip_ms = host.elapsed_ms();
+  run.device_ms = gauss::event_span_ms(events.front(), events.back());
+  return run;
+}
+
+inline std::uint32_t OpenClSummer::run_256(cl::Kernel& kernel, const std::vector<std::uint32_t>& values) {
+  if (values.size() != 256) throw gauss::ApiError("the seed's example adds exactly 256 values");
+  cl::Buffer in(cl_.context, CL_MEM_READ_ONLY, 256 * sizeof(cl_uint));
+  cl::Buffer out(cl_.context, CL_MEM_READ_WRITE, sizeof(cl_uint));
+  cl_.queue.enqueueWriteBuffer(in, CL_TRUE, 0, 256 * sizeof(cl_uint), values.data());
+  kernel.setArg(0, in);
+  kernel.setArg(1, out);
+  cl_.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(256), cl::NDRange(256));
+  cl_uint result = 0;
+  cl_.queue.enqueueReadBuffer(out, CL_TRUE, 0, sizeof result, &result);
+  return result;
+}
+
+inline std::uint32_t OpenClSummer::sum_256(const std::vector<std::uint32_t>& values) {
+  return run_256(sum_256_, values);
+}
+
+inline std::uint32_t OpenClSummer::sum_256_barrier_in_if(const std::vector<std::uint32_t>& values) {
+  if (!oclgrind_) {
+    throw gauss::ApiError("the barrier-in-if kernel runs only on Oclgrind (it may hang a real device)");
+  }
+  cl::Kernel kernel = cl_.kernel(gauss::embedded::reduce_broken_cl, "sum_256_barrier_in_if");
+  return run_256(kernel, values);
+}
+
+// --- Checking and reporting ---------------------------------------------------------------
+
+inline int SumStats::wrong() const {
+  return static_cast<int>(std::count_if(totals.begin(), totals.end(), [&](std::uint64_t t) { return t != expected; }));
+}
+
+inline bool SumStats::ok() const {
+  if (!error.empty()) return false;
+  if (!skipped.empty() || !correct) return true;
+  return !totals.empty() && wrong() == 0;
+}
+
+inline std::string SumStats::status() const {
+  if (!error.empty()) return "ERROR";
+  if (!skipped.empty()) return "skipped";
+  if (!correct) return wrong() > 0 ? "wrong, as expected" : "right by luck";
+  return wrong() == 0 ? "ok" : "WRONG";
+}
+
+// 3316123456 -> "3,316,123,456": sums this long are read digit group by digit group.
+inline std::string grouped(std::uint64_t value) {
+  std::string digits = std::to_string(value);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
+  return digits;
+}
+
+inline void print_sums(std::ostream& out, const std::vector<SumStats>& sums, double opencl_copy_gbps,
+                       double cuda_copy_gbps) {
+  using Align = gauss::Table::Align;
+  gauss::Table table({{"method", Align::Left},
+                      {"api", Align::Left},
+                      {"runs"},
+                      {"device ms"},
+                      {"round trip ms"},
+                      {"GB/s"},
+                      {"% of copy"},
+                      {"sum (min .. max over the runs)"},
+                      {"wrong runs"},
+                      {"status", Align::Left}});
+  for (const SumStats& s : sums) {
+    if (!s.error.empty() || !s.skipped.empty()) {
+      table.add_row({s.method, s.api, "0", "-", "-", "-", "-", "-", "-", s.status()});
+      continue;
+    }
+    const double gbps = gauss::gigabytes_per_second(s.bytes, s.device.median_ms);
+    const double copy = s.api == "CUDA" ? cuda_copy_gbps : opencl_copy_gbps;
+    const auto [low, high] = std::minmax_element(s.totals.begin(), s.totals.end());
+    const std::string range = *low == *high ? grouped(*low) : grouped(*low) + " .. " + grouped(*high);
+    table.add_row({s.method, s.api, std::to_string(s.device.runs()), gauss::sections::format_ms(s.device.median_ms),
+                   gauss::sections::format_ms(s.round_trip.median_ms), gauss::sections::format_gbps(gbps),
+                   copy > 0 ? gauss::format_fixed(100.0 * gbps / copy, 1) : std::string("-"), range,
+                   std::to_string(s.wrong()) + "/" + std::to_string(s.totals.size()), s.status()});
+  }
+  table.print(out);
+  for (const SumStats& s : sums) {
+    if (!s.error.empty()) out << s.method << " (" << s.api << "): ERROR: " << s.error << '\n';
+    if (!s.skipped.empty()) out << s.method << " (" << s.api << "): skipped: " << s.skipped << '\n';
+  }
+}
+
+inline void add_sum_rows(std::vector<gauss::ResultRow>& rows, const std::vector<SumStats>& sums,
+                         const std::string& device, const std::string& prefix, double copy_gbps) {
+  for (const SumStats& s : sums) {
+    gauss::ResultRow row =
+        gauss::sections::timing_row(prefix + s.method, s.api, device, s.device, s.bytes, s.ok(), s.status());
+    if (copy_gbps > 0 && row.runs > 0) row.percent_of_copy = 100.0 * row.gbps / copy_gbps;
+    std::uint64_t worst = 0;  // the largest error over the runs, in levels
+    for (std::uint64_t t : s.totals) worst = std::max(worst, t > s.expected ? t - s.expected : s.expected - t);
+    row.max_diff = static_cast<double>(worst);
+    row.differing = static_cast<std::size_t>(s.wrong());
+    rows.push_back(std::move(row));
+  }
+}
+
+#ifdef GAUSS_HAVE_CUDA
+// --- The sums in CUDA: definitions -------------------------------------------------------
+using Total = unsigned long long;
+
+// The garbage poison() leaves: 0xA5 in every byte, far from any real sum.
+constexpr int kPoisonByte = 0xA5;
+
+// checked_count(): the OpenCL one above (a count the kernels take, 1 to 2^32 - 1).
+
+inline unsigned blocks_for(std::size_t elements) { return static_cast<unsigned>((elements + kGroup - 1) / kGroup); }
+
+inline Total* as_totals(const gauss::CudaBuffer& buffer) { return reinterpret_cast<Total*>(buffer.data()); }
+
+inline CudaSummer::CudaSummer(const gauss::CudaDeviceInfo& device)
+    : multiprocessors_(std::max(device.multiprocessors, 1)), total_(sizeof(Total)) {}
+
+inline bool CudaSummer::runs(SumMethod, std::string* why) const {
+  if (why != nullptr) why->clear();
+  return true;
+}
+
+inline unsigned long long* CudaSummer::partials(int which, std::size_t count) {
+  if (partials_[which].bytes() < count * sizeof(Total)) partials_[which] = gauss::CudaBuffer(count * sizeof(Total));
+  return as_totals(partials_[which]);
+}
+
+inline void CudaSummer::poison() {
+  GAUSS_CUDA_CHECK(cudaMemsetAsync(total_.data(), kPoisonByte, total_.bytes(), stream_.get()));
+  for (const gauss::CudaBuffer& buffer : partials_) {
+    if (buffer.bytes() > 0)
+      GAUSS_CUDA_CHECK(cudaMemsetAsync(buffer.data(), kPoisonByte, buffer.bytes(), stream_.get()));
+  }
+  GAUSS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+}
+
+inline unsigned CudaSummer::strided_blocks(std::size_t n) const {
+  // 8 blocks of 256 threads fill one SM's 2048 threads; no more blocks than
+  // give every thread 16 bytes to load.
+  const std::size_t fill = 8 * static_cast<std::size_t>(multiprocessors_);
+  const std::size_t useful = (n + kGroup * 16 - 1) / (kGroup * 16);
+  return static_cast<unsigned>(std::max<std::size_t>(1, std::min(fill, useful)));
+}
+
+inline SumRun CudaSummer::sum(SumMethod method, const std::uint8_t* data, std::size_t n) {
+  const unsigned count = checked_count(n);
+  const cudaStream_t s = stream_.get();
+  SumRun run;
+  Total total = 0;
+  gauss::HostTimer host;
+  start_.record(s);
+  switch (method) {
+    case SumMethod::Racy:
+    case SumMethod::Atomic:
+    case SumMethod::AtomicGroup:
+    case SumMethod::Tree: {
+      GAUSS_CUDA_CHECK(cudaMemsetAsync(total_.data(), 0, sizeof(Total), s));
+      const CudaSum kind = method == SumMethod::Racy     ? CudaSum::Racy
+                           : method == SumMethod::Atomic ? CudaSum::Atomic
+                           : method == SumMethod::Tree   ? CudaSum::TreeAtomic
+                                                         : CudaSum::AtomicGroup;
+      launch_sum_one_per_item(kind, data, count, as_totals(total_), s);
+      GAUSS_CUDA_CHECK(cudaGetLastError());
+      stop_.record(s);
+      GAUSS_CUDA_CHECK(cudaMemcpyAsync(&total, total_.data(), sizeof total, cudaMemcpyDeviceToHost, s));
+      break;
+    }
+    case SumMethod::MultiPass: {
+      // As in OpenCL: pass after pass until one block's worth is left for the host.
+      unsigned elements = count;
+      unsigned groups = blocks_for(elements);
+      Total* out = partials(0, groups);
+      launch_sum_tree(data, elements, out, s);
+      GAUSS_CUDA_CHECK(cudaGetLastError());
+      int which = 0;
+      elements = groups;
+      while (elements > kGroup) {
+        groups = blocks_for(elements);
+        which = 1 - which;
+        Total* next = partials(which, groups);
+        launch_sum_tree(out, elements, next, s);
+        GAUSS_CUDA_CHECK(cudaGetLastError());
+        out = next;
+        elements = groups;
+      }
+      stop_.record(s);
+      std::vector<Total> tail(elements, 0);
+      GAUSS_CUDA_CHECK(cudaMemcpyAsync(tail.data(), out, elements * sizeof(Total), cudaMemcpyDeviceToHost, s));
+      GAUSS_CUDA_CHECK(cudaStreamSynchronize(s));
+      for (Total value : tail) total += value;
+      break;
+    }
+    case SumMethod::ManyPerItem:
+    case SumMethod::Shuffle: {
+      const bool shuffle = method == SumMethod::Shuffle;
+      const unsigned blocks = strided_blocks(n);
+      Total* sums = partials(0, blocks);
+      launch_sum_strided(shuffle, data, count, blocks, sums, s);
+      GAUSS_CUDA_CHECK(cudaGetLastError());
+      Total* result = partials(1, 1);
+      launch_sum_strided(shuffle, sums, blocks, 1, result, s);
+      GAUSS_CUDA_CHECK(cudaGetLastError());
+      stop_.record(s);
+      GAUSS_CUDA_CHECK(cudaMemcpyAsync(&total, result, sizeof total, cudaMemcpyDeviceToHost, s));
+      break;
+    }
+  }
+  GAUSS_CUDA_CHECK(cudaStreamSynchronize(s));
+  run.round_trip_ms = host.elapsed_ms();
+  run.device_ms = gauss::elapsed_ms(start_, stop_);
+  run.total = total;
+  return run;
+}
+
+inline std::uint32_t CudaSummer::sum_256(const std::vector<std::uint32_t>& values) {
+  if (values.size() != 256) throw gauss::ApiError("the seed's example adds exactly 256 values");
+  gauss::CudaBuffer in(256 * sizeof(unsigned));
+  gauss::CudaBuffer out(sizeof(unsigned));
+  in.upload(values.data(), in.bytes());
+  launch_sum_256(reinterpret_cast<const unsigned*>(in.data()), reinterpret_cast<unsigned*>(out.data()), stream_.get());
+  GAUSS_CUDA_CHECK(cudaGetLastError());
+  GAUSS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  std::uint32_t result = 0;
+  out.download(&result, sizeof result);
+  return result;
+}
+#endif  // GAUSS_HAVE_CUDA
+
+// === The sections' parts ================================================================
+
+using gauss::sections::format_ms;
+
+// As the chapter's own runs: --repeat and --warmup, and without an explicit
+// --repeat at most about 2 s of runs per method on a slow device.
+inline gauss::RunSettings settings_of(const gauss::Options& options) { return gauss::sections::run_settings(options); }
+
+// 3316123456 -> "3,316,123,456".
+inline std::string grouped(double value) {
+  const bool negative = value < 0;
+  std::string digits = gauss::format_fixed(std::fabs(value), 0);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
+  return (negative ? "-" : "") + digits;
+}
+
+// --- The CPU references ------------------------------------------------------------
+// What the right answer is, and how a float "reference" gets it wrong.
+inline void print_cpu_references(std::ostream& out, const std::vector<std::uint8_t>& bytes) {
+  const std::uint8_t* data = bytes.data();
+  const std::size_t n = bytes.size();
+  gauss::HostTimer timer;
+  const std::uint64_t exact = sum_exact(data, n);
+  const double exact_ms = timer.elapsed_ms();
+  const double exact_value = static_cast<double>(exact);
+  gauss::Table table({{"CPU reference", gauss::Table::Align::Left}, {"sum"}, {"error"}, {"relative error"}});
+  auto row = [&](const char* name, double sum) {
+    const double error = sum - exact_value;
+    char relative[32] = "-";
+    if (exact > 0) std::snprintf(relative, sizeof relative, "%.2e", error / exact_value);
+    table.add_row({name, grouped(sum), grouped(error), relative});
+  };
+  row("64-bit integers (exact)", exact_value);
+  row("double, in order", sum_double(data, n));
+  row("float, in order", sum_float(data, n));
+  row("float, Kahan-compensated", sum_kahan(data, n));
+  row("float, pairwise (as a GPU tree)", sum_pairwise(data, n));
+  out << "the input's " << grouped(static_cast<double>(n)) << " bytes, summed on the CPU (the exact sum took "
+      << format_ms(exact_ms) << " ms on one thread):\n";
+  table.print(out);
+  out << '\n';
+}
+
+// --- The ladder on one API ------------------------------------------------------------
+template <class Summer, class Data>
+inline std::vector<SumStats> run_ladder(Summer& summer, const std::string& api, const Data& data, std::size_t n,
+                                        std::uint64_t exact, const gauss::RunSettings& settings) {
+  std::vector<SumStats> sums;
+  for (const SumMethodInfo& info : sum_methods()) {
+    if (info.cuda_only && api != "CUDA") continue;
+    sums.push_back(measure_sum(summer, info, api, data, n, exact, settings));
+  }
+  return sums;
+}
+
+inline void check_ladder(gauss::SectionContext& context, const std::vector<SumStats>& sums) {
+  for (const SumStats& s : sums)
+    if (!s.ok()) context.failed = true;
+}
+
+// --- The question: is the sum of the blurred image the sum of the input? -----------
+// The blur's weights sum to 1, so in exact arithmetic an interior pixel's
+// brightness is only moved around, never created or lost. Two things change
+// the total: clamp-to-edge borders (the taps that fall outside the image
+// read the edge pixel, which then counts more than once) and rounding each
+// output to 8 bits. Both are computed here in double, exactly enough.
+// One API's answer: the GPU blurs (chapter 01's kernel) and sums both images
+// without the image leaving the device; the output is then read back only to
+// check the GPU's sums against exact CPU sums of the very same bytes.
+struct GpuBrightness {
+  std::string api;
+  std::uint64_t input = 0, output = 0;              // the GPU's sums
+  std::uint64_t input_exact = 0, output_exact = 0;  // the CPU's sums of the same bytes
+  double sum_ms = 0;                                // both sums, device time
+  std::string error;
+  bool ok() const { return error.empty() && input == input_exact && output == output_exact; }
+};
+
+inline void print_brightness(std::ostream& out, const gauss::Image& input, const gauss::Image& reference,
+                             const gauss::BlurSpec& blur, const std::vector<GpuBrightness>& gpus) {
+  const double in = static_cast<double>(sum_exact(input.pixels.data(), input.bytes()));
+  const double ref = static_cast<double>(sum_exact(reference.pixels.data(), reference.bytes()));
+  const double unrounded = blur_sum_unrounded(input, blur);
+  const double pixels = static_cast<double>(input.bytes());
+  out << "the input:                " << grouped(in) << " (mean " << gauss::format_fixed(in / pixels, 3)
+      << " levels)\n";
+  out << "the blur (CPU reference): " << grouped(ref) << ", a change of " << grouped(ref - in) << " levels ("
+      << gauss::format_fixed(in > 0 ? 1e6 * (ref - in) / in : 0.0, 2) << " parts per million)\n";
+  out << "  the borders, in exact arithmetic (clamp-to-edge counts edge pixels more than once): "
+      << gauss::format_fixed(unrounded - in, 1) << "\n";
+  out << "  rounding every output to 8 bits (at most 0.5 a pixel, in either direction): "
+      << gauss::format_fixed(ref - unrounded, 1) << "\n";
+  for (const GpuBrightness& g : gpus) {
+    if (!g.error.empty()) {
+      out << g.api << ": ERROR: " << g.error << '\n';
+      continue;
+    }
+    out << g.api << ", blurred and summed on the device: input " << grouped(static_cast<double>(g.input)) << ", output "
+        << grouped(static_cast<double>(g.output)) << " (change "
+        << grouped(static_cast<double>(g.output) - static_cast<double>(g.input)) << "; both sums "
+        << format_ms(g.sum_ms) << " ms); the CPU's exact sums of the same bytes: "
+        << (g.ok() ? "equal"
+                   : "DIFFERENT (" + grouped(static_cast<double>(g.input_exact)) + ", " +
+                         grouped(static_cast<double>(g.output_exact)) + ")")
+        << '\n';
+  }
+}
+
+// The GPU's sums of the input and of its blurred image, beside the CPU's
+// exact sums of the same bytes (read back for that check only).
+inline GpuBrightness checked(const char* api, const SumRun& input_sum, const SumRun& output_sum,
+                             const gauss::Image& input, const gauss::Image& blurred) {
+  GpuBrightness result;
+  result.api = api;
+  result.input = input_sum.total;
+  result.output = output_sum.total;
+  result.sum_ms = input_sum.device_ms + output_sum.device_ms;
+  result.input_exact = sum_exact(input.pixels.data(), input.bytes());
+  result.output_exact = sum_exact(blurred.pixels.data(), blurred.bytes());
+  return result;
+}
+
+inline GpuBrightness failed(const char* api, const std::string& error) {
+  GpuBrightness result;
+  result.api = api;
+  result.error = error;
+  return result;
+}
+
+inline GpuBrightness opencl_brightness(gauss::SectionContext& context, OpenClSummer& summer) {
+  gauss::OpenClSession& cl = *context.opencl;
+  const gauss::Image& input = context.input;
+  const std::size_t bytes = input.bytes();
+  try {
+    cl::Buffer in(cl.context, CL_MEM_READ_ONLY, bytes);
+    cl::Buffer out(cl.context, CL_MEM_READ_WRITE, bytes);
+    cl.queue.enqueueWriteBuffer(in, CL_TRUE, 0, bytes, input.pixels.data());
+    gauss::Image blurred = gauss::poison_for(input);  // a pixel the blur misses is 128 levels off
+    cl.queue.enqueueWriteBuffer(out, CL_TRUE, 0, bytes, blurred.pixels.data());
+    cl::Kernel blur = gauss::naive::build_naive_blur(cl, context.blur);
+    const gauss::Problem p = gauss::make_problem(input.geometry(), context.blur);
+    gauss::naive::enqueue_naive_blur(cl.queue, blur, in, out, p, 0, input.height);
+    summer.poison();
+    const SumRun input_sum = summer.sum(SumMethod::ManyPerItem, in, bytes);
+    summer.poison();
+    const SumRun output_sum = summer.sum(SumMethod::ManyPerItem, out, bytes);
+    cl.queue.enqueueReadBuffer(out, CL_TRUE, 0, bytes, blurred.pixels.data());
+    return checked("OpenCL", input_sum, output_sum, input, blurred);
+  } catch (const cl::Error& error) {
+    return failed("OpenCL", gauss::describe(error));
+  } catch (const std::exception& error) {
+    return failed("OpenCL", error.what());
+  }
+}
+
+#ifdef GAUSS_HAVE_CUDA
+inline GpuBrightness cuda_brightness(gauss::SectionContext& context, CudaSummer& summer) {
+  const gauss::Image& input = context.input;
+  const std::size_t bytes = input.bytes();
+  try {
+    gauss::CudaBuffer in(bytes);
+    gauss::CudaBuffer out(bytes);
+    in.upload(input.pixels.data(), bytes);
+    gauss::Image blurred = gauss::poison_for(input);  // a pixel the blur misses is 128 levels off
+    out.upload(blurred.pixels.data(), bytes);
+    const gauss::Problem p = gauss::make_problem(input.geometry(), context.blur);
+    launch_blur_naive(in.data(), out.data(), p, dim3(gauss::naive::kGroupX, gauss::naive::kGroupY), nullptr);
+    GAUSS_CUDA_CHECK(cudaGetLastError());
+    GAUSS_CUDA_CHECK(cudaDeviceSynchronize());
+    summer.poison();
+    const SumRun input_sum = summer.sum(SumMethod::Shuffle, in.data(), bytes);
+    summer.poison();
+    const SumRun output_sum = summer.sum(SumMethod::Shuffle, out.data(), bytes);
+    out.download(blurred.pixels.data(), bytes);
+    return checked("CUDA", input_sum, output_sum, input, blurred);
+  } catch (const std::exception& error) {
+    return failed("CUDA", error.what());
+  }
+}
+#endif
+
+// --- The sweep: GB/s against the number of bytes ----------------------------------------
+// At the photo's 30 MB the fastest sum takes a few microseconds, about what
+// launching two kernels costs: the table above measures launches as much as
+// bandwidth. The sweep sums 1 KiB to 256 MiB of random bytes to show where
+// each method reaches the copy ceiling.
+inline constexpr int kSweepMinLog2 = 10;
+inline constexpr int kSweepMaxLog2 = 28;
+
+inline std::vector<std::uint8_t> random_bytes(std::size_t n) {
+  std::vector<std::uint8_t> bytes(n);
+  std::mt19937_64 rng(20261121);
+  for (std::size_t i = 0; i < n; i += 8) {
+    std::uint64_t word = rng();
+    for (std::size_t j = i; j < std::min(n, i + 8); ++j, word >>= 8) bytes[j] = static_cast<std::uint8_t>(word);
+  }
+  return bytes;
+}
+
+template <class Summer, class Data>
+inline void sweep_api(gauss::SectionContext& context, Summer& summer, const std::string& api, const std::string& device,
+                      const Data& data, const std::vector<std::uint8_t>& bytes, std::size_t max_n, double copy_gbps) {
+  const std::vector<SumMethod> methods{SumMethod::Tree, SumMethod::MultiPass, SumMethod::ManyPerItem,
+                                       SumMethod::Shuffle};
+  gauss::Table table({{"bytes"},
+                      {"method", gauss::Table::Align::Left},
+                      {"api", gauss::Table::Align::Left},
+                      {"device ms"},
+                      {"GB/s"},
+                      {"% of copy"},
+                      {"status", gauss::Table::Align::Left}});
+  for (int log2 = kSweepMinLog2; log2 <= kSweepMaxLog2; log2 += 2) {
+    const std::size_t n = std::size_t{1} << log2;
+    if (n > max_n) break;
+    const std::uint64_t exact = sum_exact(bytes.data(), n);
+    for (const SumMethodInfo& info : sum_methods()) {
+      if (std::find(methods.begin(), methods.end(), info.method) == methods.end()) continue;
+      if (info.cuda_only && api != "CUDA") continue;
+      std::vector<SumStats> one{measure_sum(summer, info, api, data, n, exact, settings_of(context.options))};
+      const SumStats& s = one.front();
+      if (!s.ok()) context.failed = true;
+      if (!s.skipped.empty()) continue;
+      const double gbps = gauss::gigabytes_per_second(n, s.device.median_ms);
+      table.add_row({std::to_string(n), s.method, api, format_ms(s.device.median_ms),
+                     gauss::sections::format_gbps(gbps),
+                     copy_gbps > 0 ? gauss::format_fixed(100.0 * gbps / copy_gbps, 1) : std::string("-"), s.status()});
+      add_sum_rows(context.rows, one, device, "sweep." + std::to_string(n) + ".", copy_gbps);
+    }
+  }
+  table.print(context.out);
+  context.out << '\n';
+}
+
+// --- The exercise: the sums whose kernels end in the tree ------------------------------
+// group_sum (reduce.cl) and block_sum_tree (reduce.cu) are the exercise
+// (README, section Exercise); these methods call them.
+inline bool uses_tree(SumMethod method) {
+  return method == SumMethod::Tree || method == SumMethod::MultiPass || method == SumMethod::ManyPerItem;
+}
+
+// Runs the methods that use the tree on one API, as the ladder does, except
+// one the device cannot run (the tree's 64-bit atomics): left out, with a line.
+template <class Summer, class Data>
+inline void run_tree_sums(std::ostream& out, Summer& summer, const std::string& api, const Data& data, std::size_t n,
+                          std::uint64_t exact, const gauss::RunSettings& settings, std::vector<SumStats>& sums) {
+  for (const SumMethodInfo& info : sum_methods()) {
+    if (!uses_tree(info.method)) continue;
+    std::string why;
+    if (!summer.runs(info.method, &why)) {
+      out << info.name << " (" << api << ") is left out here: " << why << '\n';
+      continue;
+    }
+    sums.push_back(measure_sum(summer, info, api, data, n, exact, settings));
+  }
+}
+
+// One line per wrong method, in the form the chapters and the exercise
+// grader use for a wrong result: "<name> (<API>): MISMATCH: ...".
+inline void report_mismatches(std::ostream& out, const std::vector<SumStats>& sums) {
+  for (const SumStats& s : sums) {
+    if (!s.error.empty() || !s.skipped.empty() || s.wrong() == 0) continue;
+    std::uint64_t got = s.expected;
+    for (std::uint64_t t : s.totals)
+      if (t != s.expected) got = t;
+    out << s.method << " (" << s.api << "): MISMATCH: " << s.wrong() << " of " << s.totals.size() << " runs wrong; got "
+        << grouped(static_cast<double>(got)) << ", expected " << grouped(static_cast<double>(s.expected)) << '\n';
+  }
+}
+
+inline const std::vector<std::uint32_t>& zero_to_255() {
+  static const std::vector<std::uint32_t> values = [] {
+    std::vector<std::uint32_t> v(256);
+    std::iota(v.begin(), v.end(), 0u);
+    return v;
+  }();
+  return values;
+}
+
+// The input's bytes uploaded to each API the section runs, @p measure(summer,
+// api, data) run on them, its sums added to the CSV/JSON rows (named @p prefix
+// + method) and returned, OpenCL's first.
+template <typename Measure>
+inline std::vector<SumStats> sums_on_each_api(gauss::SectionContext& context, const std::string& prefix,
+                                              Measure measure) {
+  const std::vector<std::uint8_t>& bytes = context.input.pixels;
+  const std::size_t n = bytes.size();
+  std::vector<SumStats> all;
+  if (context.opencl != nullptr) {
+    gauss::OpenClSession& cl = *context.opencl;
+    OpenClSummer summer(cl);
+    cl::Buffer data(cl.context, CL_MEM_READ_ONLY, n);
+    cl.queue.enqueueWriteBuffer(data, CL_TRUE, 0, n, bytes.data());
+    const std::vector<SumStats> sums = measure(summer, "OpenCL", data);
+    add_sum_rows(context.rows, sums, cl.info.name, prefix, context.opencl_copy_gbps);
+    all.insert(all.end(), sums.begin(), sums.end());
+  }
+#ifdef GAUSS_HAVE_CUDA
+  if (context.cuda != nullptr) {
+    CudaSummer summer(*context.cuda);
+    gauss::CudaBuffer data(n);
+    data.upload(bytes.data(), n);
+    const std::vector<SumStats> sums = measure(summer, "CUDA", data.data());
+    add_sum_rows(context.rows, sums, context.cuda->name, prefix, context.cuda_copy_gbps);
+    all.insert(all.end(), sums.begin(), sums.end());
+  }
+#endif
+  return all;
 }
 
 }  // namespace chapter09

@@ -41,9 +41,9 @@ ParseOutcome parse_options(int argc, const char* const* argv, const std::string&
   app.add_option("--size", options.size,
                  std::string("Resample the input to WxH before blurring, or 'input' to keep its size (default ") +
                      kBenchmarkSize + " where a GPU runs, " + kCpuSize + " where only the CPU does)");
-  app.add_option(
-      "--repeat", options.repeat,
-      "Timed runs per variant; the median is reported (default 20, fewer (at least 5) where 20 would take over 2 s on a GPU, 0.5 s on a CPU)");
+  app.add_option("--repeat", options.repeat,
+                 "Timed runs per variant; the median is reported (default 20, fewer (at least 5) where 20 would take "
+                 "over 2 s on a GPU, 0.5 s on a CPU)");
   app.add_option("--warmup", options.warmup, "Untimed runs before timing (default 3)");
   app.add_option("--csv", options.csv, "Write the results table as CSV");
   app.add_option("--json", options.json, "Write the run and its results as JSON");

@@ -1,0 +1,165 @@
+// Chapter 10's second program part: the sections that show where the time
+// goes. Each point runs the copy and the fused kernel on the same image and
+// API, and reports the kernel as a percentage of that copy
+// (gauss/copy_sweep.hpp): against the image size, the launch shape and the
+// radius. main.cpp adds them as sections (on request).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fused_plan.hpp"
+#include "gauss/chapter.hpp"
+#include "gauss/copy_sweep.hpp"
+#include "gauss/reference.hpp"
+#include "gauss/runners.hpp"
+#ifdef GAUSS_HAVE_CUDA
+#include "blur_fused.cuh"
+#include "gauss/cuda.hpp"
+#endif
+
+namespace chapter10 {
+
+/// The OpenCL fused kernel's set-up with rows per item and rows loaded ahead
+/// given (0 and -1: the defaults): main.cpp's fused_opencl_shaped.
+using ShapedOpenCl = std::function<gauss::OpenClLaunch(gauss::OpenClSession& cl, const gauss::Problem& p,
+                                                       int rows_override, int ahead_override)>;
+
+// --- Size sweep: from launch-bound to bandwidth-bound ----------------------
+// From a quarter megapixel to 100: small images finish before the GPU is
+// full and pay the launch; large ones move at a constant rate.
+inline void size_sweep(gauss::SectionContext& context, const gauss::Chapter& chapter) {
+  const std::vector<double> megapixels{0.25, 0.5, 1, 2, 4, 8, 16, 30.1056, 64, 100};
+  const gauss::RunSettings settings{context.options.warmup, context.options.repeat, 0.0};
+  std::vector<gauss::SweepPoint> opencl_points;
+  std::vector<gauss::SweepPoint> cuda_points;
+  for (double mp : megapixels) {
+    // 3:2 like the benchmark image (6720 x 4480 = 30.1 MP).
+    const int width = static_cast<int>(std::lround(std::sqrt(mp * 1e6 * 1.5) / 16.0)) * 16;
+    const int height = static_cast<int>(std::lround(width / 1.5));
+    const gauss::Image input = gauss::resize(context.input, width, height);
+    const gauss::Image reference = gauss::blur_reference(input, context.blur);
+    const std::string label = std::to_string(width) + "x" + std::to_string(height);
+    if (context.opencl != nullptr) {
+      gauss::OpenClRunner runner(*context.opencl, input);
+      opencl_points.push_back(
+          {label, runner.copy(settings),
+           runner.run(*chapter.find("fused", gauss::Api::OpenCL), context.blur, reference, settings),
+           gauss::shape_of(input, context.blur)});
+    }
+#ifdef GAUSS_HAVE_CUDA
+    if (context.cuda != nullptr) {
+      gauss::CudaRunner runner(*context.cuda, input);
+      cuda_points.push_back({label, runner.copy(settings),
+                             runner.run(*chapter.find("fused", gauss::Api::Cuda), context.blur, reference, settings),
+                             gauss::shape_of(input, context.blur)});
+    }
+#endif
+  }
+  if (!opencl_points.empty()) gauss::print_sweep(context, "size", opencl_points, context.opencl->info.name);
+#ifdef GAUSS_HAVE_CUDA
+  if (!cuda_points.empty()) gauss::print_sweep(context, "size", cuda_points, context.cuda->name);
+#endif
+}
+
+// --- Shapes: how the launch shape was chosen (radius 2) ----------------------
+inline void shapes(gauss::SectionContext& context, const ShapedOpenCl& fused_opencl_shaped) {
+  const gauss::RunSettings settings{context.options.warmup, context.options.repeat, 0.0};
+  const gauss::BlurSpec blur{context.blur.sigma, 2};
+  for (gauss::PixelFormat format : {gauss::PixelFormat::Gray, gauss::PixelFormat::Rgba}) {
+    const gauss::Image input = gauss::convert(context.input, format);
+    const gauss::Image reference = gauss::blur_reference(input, blur);
+    std::vector<gauss::SweepPoint> points;
+    std::string device;
+    if (context.opencl != nullptr) {
+      device = context.opencl->info.name;
+      gauss::OpenClRunner runner(*context.opencl, input);
+      const gauss::VariantResult copy = runner.copy(settings);
+      for (int rows : {16, 32})
+        for (int ahead : {0, 4, 6, 8}) {
+          if (input.channels == 4 && ahead == 4) continue;  // RGBA: 0, 6, 8
+          gauss::Variant v;
+          v.name = "fused";
+          v.api = gauss::Api::OpenCL;
+          v.tolerance = gauss::kFloatTolerance;
+          v.opencl = [rows, ahead, fused_opencl_shaped](gauss::OpenClSession& cl, const gauss::Problem& p) {
+            return fused_opencl_shaped(cl, p, rows, ahead);
+          };
+          const std::string label =
+              std::to_string(rows) + " rows, " + (ahead == 0 ? std::string("none") : std::to_string(ahead)) + " ahead";
+          points.push_back({label, copy, runner.run(v, blur, reference, settings), gauss::shape_of(input, blur)});
+        }
+    }
+    if (!points.empty()) {
+      context.out << gauss::name_of(format) << ", OpenCL:\n";
+      gauss::print_sweep(context, "shape", points, device);
+    }
+#ifdef GAUSS_HAVE_CUDA
+    points.clear();
+    if (context.cuda != nullptr) {
+      gauss::CudaRunner runner(*context.cuda, input);
+      const gauss::VariantResult copy = runner.copy(settings);
+      for (int shape = 0; shape < fused_shape_count(input.channels); ++shape) {
+        gauss::Variant v;
+        v.name = "fused";
+        v.api = gauss::Api::Cuda;
+        v.tolerance = gauss::kFloatTolerance;
+        v.cuda = [shape](const gauss::Problem& p) -> gauss::CudaLaunch {
+          return [p, shape](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+            launch_fused_shape(in, out, p, shape, stream);
+          };
+        };
+        points.push_back({fused_shape_name(input.channels, shape), copy, runner.run(v, blur, reference, settings),
+                          gauss::shape_of(input, blur)});
+      }
+      context.out << gauss::name_of(format) << ", CUDA (first row: the shape launch_blur_fused uses):\n";
+      gauss::print_sweep(context, "shape", points, context.cuda->name);
+    }
+#endif
+  }
+}
+
+// --- Radius sweep: every code path, gray and RGBA ---------------------------
+inline void radius_sweep(gauss::SectionContext& context, const gauss::Chapter& chapter) {
+  const gauss::RunSettings settings{context.options.warmup, context.options.repeat, 0.0};
+  for (const char* name : {"fused", "fused_rgba"}) {
+    std::vector<gauss::SweepPoint> opencl_points;
+    std::vector<gauss::SweepPoint> cuda_points;
+    const gauss::Variant* any = chapter.find(name, gauss::Api::OpenCL);
+    const gauss::Image input = gauss::convert(context.input, chapter.format_of(*any));
+    std::unique_ptr<gauss::OpenClRunner> opencl;
+    if (context.opencl != nullptr) opencl = std::make_unique<gauss::OpenClRunner>(*context.opencl, input);
+#ifdef GAUSS_HAVE_CUDA
+    std::unique_ptr<gauss::CudaRunner> cuda;
+    if (context.cuda != nullptr) cuda = std::make_unique<gauss::CudaRunner>(*context.cuda, input);
+#endif
+    for (int radius = 1; radius <= gauss::kMaxRadius; ++radius) {
+      const gauss::BlurSpec blur{std::max(0.5, radius / 3.0), radius};
+      const gauss::Image reference = gauss::blur_reference(input, blur);
+      const std::string label = std::to_string(radius);
+      if (opencl) {
+        opencl_points.push_back({label, opencl->copy(settings),
+                                 opencl->run(*chapter.find(name, gauss::Api::OpenCL), blur, reference, settings),
+                                 gauss::shape_of(input, blur)});
+      }
+#ifdef GAUSS_HAVE_CUDA
+      if (cuda) {
+        cuda_points.push_back({label, cuda->copy(settings),
+                               cuda->run(*chapter.find(name, gauss::Api::Cuda), blur, reference, settings),
+                               gauss::shape_of(input, blur)});
+      }
+#endif
+    }
+    context.out << name << ":\n";
+    if (!opencl_points.empty()) gauss::print_sweep(context, "radius", opencl_points, context.opencl->info.name);
+#ifdef GAUSS_HAVE_CUDA
+    if (!cuda_points.empty()) gauss::print_sweep(context, "radius", cuda_points, context.cuda->name);
+#endif
+  }
+}
+
+}  // namespace chapter10
