@@ -12,13 +12,13 @@
 #endif
 
 namespace gauss::test {
-namespace {
 
-// One OpenCL session per test binary: the default device (a GPU first).
 OpenClSession& opencl_session() {
   static std::unique_ptr<OpenClSession> session = std::make_unique<OpenClSession>(select_opencl_device(-1));
   return *session;
 }
+
+namespace {
 
 // One run, no warm-up: the check is about what the kernel writes.
 const RunSettings kOnce{0, 1, 0.0};

@@ -8,8 +8,13 @@
 
 #include "gauss/blur.hpp"
 #include "gauss/chapter.hpp"
+#include "gauss/opencl.hpp"
 
 namespace gauss::test {
+
+/// One OpenCL session per test binary, on the default device (a GPU first):
+/// the one the checks below run on, for a test's own kernels too.
+OpenClSession& opencl_session();
 
 /// Runs @p variant on every golden photo of its pixel format and blur in
 /// @p blurs (empty: every golden blur) and requires it to match the golden

@@ -1,14 +1,17 @@
-// Helpers shared by the tests: where the images are, awkward sizes, and
-// seeded random images.
+// Helpers shared by the tests: where the images are, awkward sizes, seeded
+// random images, and running a chapter program in-process.
 #pragma once
 
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "gauss/chapter.hpp"
 #include "gauss/image.hpp"
 
 namespace gauss::test {
@@ -45,6 +48,19 @@ inline Image random_image(int width, int height, PixelFormat format, std::uint32
   std::uniform_int_distribution<int> byte(0, 255);
   for (std::uint8_t& value : image.pixels) value = static_cast<std::uint8_t>(byte(rng));
   return image;
+}
+
+/// Runs @p chapter's program with the command line @p words (program name
+/// first), captures what it prints into @p printed, returns the exit status.
+inline int run_captured(const Chapter& chapter, const std::vector<std::string>& words, std::string& printed) {
+  std::vector<const char*> argv;
+  for (const std::string& w : words) argv.push_back(w.c_str());
+  std::ostringstream captured;
+  std::streambuf* saved = std::cout.rdbuf(captured.rdbuf());
+  const int status = chapter.run(static_cast<int>(argv.size()), argv.data());
+  std::cout.rdbuf(saved);
+  printed = captured.str();
+  return status;
 }
 
 }  // namespace gauss::test

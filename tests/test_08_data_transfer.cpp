@@ -12,12 +12,10 @@
 #include "gauss/chapter.hpp"
 #include "gauss/naive_blur.hpp"
 #include "gauss/reference.hpp"
+#include "gauss/row_strips.hpp"
+#include "gauss/transfer_job.hpp"
 #include "support.hpp"
-#include "transfer_jobs.hpp"  // chapters/08_data_transfer
-#include "transfers_opencl.hpp"
-#ifdef GAUSS_HAVE_CUDA
-#include "transfers_cuda.hpp"
-#endif
+#include "transfers.hpp"  // chapters/08_data_transfer
 
 namespace chapter08 {
 gauss::Chapter make_chapter();  // chapters/08_data_transfer/main.cpp
@@ -25,17 +23,14 @@ gauss::Chapter make_chapter();  // chapters/08_data_transfer/main.cpp
 
 namespace {
 
+namespace transfer = gauss::transfer;  // the measuring (common/), which the chapter's methods plug into
 using gauss::Api;
 using gauss::BlurSpec;
 using gauss::Image;
+using gauss::test::opencl_session;
 
 const gauss::Chapter& chapter() {
   static const gauss::Chapter instance = chapter08::make_chapter();
-  return instance;
-}
-
-gauss::OpenClSession& session() {
-  static gauss::OpenClSession instance(gauss::select_opencl_device(-1));
   return instance;
 }
 
@@ -60,9 +55,9 @@ std::vector<Case> cases() {
   return all;
 }
 
-void check_method(const chapter08::TransferMethod& method, const char* api, const Image& input, const Image& reference,
+void check_method(const transfer::TransferMethod& method, const char* api, const Image& input, const Image& reference,
                   const BlurSpec& blur) {
-  const chapter08::JobStats stats = chapter08::measure_job(method, api, input, reference, kTwice);
+  const transfer::JobStats stats = transfer::measure_job(method, api, input, reference, kTwice);
   INFO(method.name << " (" << api << ") at " << input.width << "x" << input.height << ", " << gauss::describe(blur)
                    << ", random image seed " << gauss::test::kSeed << ": error '" << stats.error << "', skipped '"
                    << stats.skipped << "', " << stats.comparison.summary());
@@ -78,7 +73,7 @@ void check_on_cases(Methods&& methods_for, const char* api) {
     const Image input = gauss::test::random_image(c.size.width, c.size.height, gauss::PixelFormat::Gray);
     const Image reference = gauss::blur_reference(input, c.blur);
     const gauss::Problem problem = gauss::make_problem(input.geometry(), c.blur);
-    for (const chapter08::TransferMethod& method : methods_for(problem, c.blur)) {
+    for (const transfer::TransferMethod& method : methods_for(problem, c.blur)) {
       check_method(method, api, input, reference, c.blur);
     }
   }
@@ -94,14 +89,14 @@ TEST_CASE("08_data_transfer: the strips cover every row once and upload every in
   for (int height : {1, 2, 15, 16, 17, 23, 100, 4480}) {
     for (int count : {1, 2, 3, 4, 7, 16, 1000}) {
       for (int radius : {1, 2, 9, 16}) {
-        const std::vector<chapter08::Strip> strips = chapter08::plan_strips(height, count, 16, radius);
+        const std::vector<transfer::Strip> strips = transfer::plan_strips(height, count, 16, radius);
         INFO("height " << height << ", " << count << " strips asked, radius " << radius);
         REQUIRE(!strips.empty());
         CHECK(static_cast<int>(strips.size()) <= count);
         int next_row = 0;
         int next_upload = 0;
         for (std::size_t k = 0; k < strips.size(); ++k) {
-          const chapter08::Strip& s = strips[k];
+          const transfer::Strip& s = strips[k];
           CHECK(s.row0 == next_row);  // output rows: consecutive, no gap, no overlap
           CHECK(s.rows > 0);
           if (k + 1 < strips.size()) CHECK(s.rows % 16 == 0);  // whole groups but the last
@@ -112,10 +107,10 @@ TEST_CASE("08_data_transfer: the strips cover every row once and upload every in
           const int need_end = std::min(height, s.row0 + s.rows + radius);
           const int need_begin = std::max(0, s.row0 - radius);
           CHECK(s.upload0 + s.upload_rows >= need_end);
-          const std::vector<int> waits = chapter08::strips_needed_by(strips, static_cast<int>(k), radius);
+          const std::vector<int> waits = transfer::strips_needed_by(strips, static_cast<int>(k), radius);
           int covered = need_begin;
           for (int j : waits) {
-            const chapter08::Strip& u = strips[static_cast<std::size_t>(j)];
+            const transfer::Strip& u = strips[static_cast<std::size_t>(j)];
             if (u.upload0 <= covered) covered = std::max(covered, u.upload0 + u.upload_rows);
           }
           CHECK(covered >= need_end);
@@ -130,11 +125,11 @@ TEST_CASE("08_data_transfer: the strips cover every row once and upload every in
 // The measuring itself: a job that never delivers the image's last row must
 // be caught, on its second run too (the poison is written before every run).
 TEST_CASE("08_data_transfer: measure_job catches a job that drops the last row", "[ch08][unit]") {
-  class DropsLastRow final : public chapter08::TransferJob {
+  class DropsLastRow final : public transfer::TransferJob {
    public:
     DropsLastRow(Image& out, const Image& reference) : out_(out), reference_(reference) {}
     void poison(const Image&) override {}
-    chapter08::JobParts run() override {
+    transfer::JobParts run() override {
       // Delivers the right answer for every row but the last, which keeps the poison.
       std::memcpy(out_.pixels.data(), reference_.pixels.data(),
                   reference_.bytes() - static_cast<std::size_t>(reference_.pitch));
@@ -147,10 +142,10 @@ TEST_CASE("08_data_transfer: measure_job catches a job that drops the last row",
   };
   const Image input = gauss::test::random_image(37, 23, gauss::PixelFormat::Gray);
   const Image reference = gauss::blur_reference(input, {1.0, 2});
-  const chapter08::TransferMethod broken{"drops_last_row", "test", [&](const Image&, Image& out) {
-                                           return std::make_unique<DropsLastRow>(out, reference);
-                                         }};
-  const chapter08::JobStats stats = chapter08::measure_job(broken, "test", input, reference, kTwice);
+  const transfer::TransferMethod broken{"drops_last_row", "test", [&](const Image&, Image& out) {
+                                          return std::make_unique<DropsLastRow>(out, reference);
+                                        }};
+  const transfer::JobStats stats = transfer::measure_job(broken, "test", input, reference, kTwice);
   CHECK(stats.error.empty());
   CHECK_FALSE(stats.comparison.matches());
   CHECK(stats.comparison.over_tolerance == 37);
@@ -160,7 +155,8 @@ TEST_CASE("08_data_transfer: measure_job catches a job that drops the last row",
 TEST_CASE("08_data_transfer: every OpenCL method on awkward sizes", "[ch08][opencl]") {
   check_on_cases(
       [](const gauss::Problem& problem, const BlurSpec& blur) {
-        return chapter08::opencl_methods(session(), gauss::naive::build_naive_blur(session(), blur), problem);
+        return chapter08::opencl_methods(opencl_session(), gauss::naive::build_naive_blur(opencl_session(), blur),
+                                         problem);
       },
       "OpenCL");
 }
@@ -168,10 +164,10 @@ TEST_CASE("08_data_transfer: every OpenCL method on awkward sizes", "[ch08][open
 TEST_CASE("08_data_transfer: the OpenCL overlap on awkward sizes", "[ch08][opencl]") {
   check_on_cases(
       [](const gauss::Problem& problem, const BlurSpec& blur) {
-        const cl::Kernel kernel = gauss::naive::build_naive_blur(session(), blur);
-        std::vector<chapter08::TransferMethod> methods;
+        const cl::Kernel kernel = gauss::naive::build_naive_blur(opencl_session(), blur);
+        std::vector<transfer::TransferMethod> methods;
         for (int strips : {1, 2, 3, 5, 16})
-          methods.push_back(chapter08::opencl_overlap(session(), kernel, problem, strips));
+          methods.push_back(chapter08::opencl_overlap(opencl_session(), kernel, problem, strips));
         return methods;
       },
       "OpenCL");
@@ -197,7 +193,7 @@ TEST_CASE("08_data_transfer: the CUDA overlap on awkward sizes", "[ch08][.][cuda
   gauss::select_cuda_device(-1);
   check_on_cases(
       [](const gauss::Problem& problem, const BlurSpec&) {
-        std::vector<chapter08::TransferMethod> methods;
+        std::vector<transfer::TransferMethod> methods;
         for (int strips : {1, 2, 3, 5, 16}) methods.push_back(chapter08::cuda_overlap(problem, strips));
         return methods;
       },

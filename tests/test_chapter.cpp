@@ -2,8 +2,6 @@
 // and sections, driven through Chapter::run() with CPU variants only.
 #include <catch2/catch.hpp>
 
-#include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -26,14 +24,7 @@ int run(const Chapter& chapter, std::vector<std::string> extra, std::string& pri
   const std::string photo = gauss::test::images_dir() + "/chelsea.png";
   std::vector<std::string> words{"test", "--input", photo, "--size", "45x30", "--repeat", "1"};
   words.insert(words.end(), extra.begin(), extra.end());
-  std::vector<const char*> argv;
-  for (const std::string& w : words) argv.push_back(w.c_str());
-  std::ostringstream captured;
-  std::streambuf* saved = std::cout.rdbuf(captured.rdbuf());
-  const int status = chapter.run(static_cast<int>(argv.size()), argv.data());
-  std::cout.rdbuf(saved);
-  printed = captured.str();
-  return status;
+  return gauss::test::run_captured(chapter, words, printed);
 }
 
 void blur(const Image& in, Image& out, const gauss::BlurSpec& spec) { gauss::blur_reference(in, out, spec); }
@@ -105,12 +96,9 @@ TEST_CASE("sections run after the table and can fail the run", "[chapter]") {
   CHECK(run(chapter, {"--api", "opencl"}, printed) == gauss::kExitOk);  // "fails" runs only on request
   CHECK(ran == 3);
 
-  std::ostringstream names;
-  std::streambuf* saved = std::cout.rdbuf(names.rdbuf());
-  const char* list[] = {"test", "--list-variants"};
-  CHECK(chapter.run(2, list) == gauss::kExitOk);
-  std::cout.rdbuf(saved);
-  CHECK(names.str() == "blur\npasses\nfails\n");
+  std::string names;
+  CHECK(gauss::test::run_captured(chapter, {"test", "--list-variants"}, names) == gauss::kExitOk);
+  CHECK(names == "blur\npasses\nfails\n");
 }
 
 TEST_CASE("a variant the device cannot run is skipped with its reason, not failed", "[chapter]") {
@@ -139,13 +127,13 @@ TEST_CASE("without --size, the benchmark size where a GPU runs, a sixteenth of i
           "[chapter]") {
   Chapter chapter("test", "a test chapter");
   chapter.add_cpu("right", "the blur", blur);
+  // A chapter of CPU variants alone opens no device; a section that may use
+  // the OpenCL device makes it open one, so the size follows that device.
+  chapter.add_section("device", "opens the OpenCL device", [](gauss::SectionContext&) {});
   const std::string photo = gauss::test::images_dir() + "/chelsea.png";
-  std::vector<const char*> argv{"test", "--input", photo.c_str(), "--api", "opencl", "--repeat", "1"};
-  std::ostringstream captured;
-  std::streambuf* saved = std::cout.rdbuf(captured.rdbuf());
-  const int status = chapter.run(static_cast<int>(argv.size()), argv.data());
-  std::cout.rdbuf(saved);
-  const std::string printed = captured.str();
+  std::string printed;
+  const int status =
+      gauss::test::run_captured(chapter, {"test", "--input", photo, "--api", "opencl", "--repeat", "1"}, printed);
   INFO(printed);
   CHECK(status == gauss::kExitOk);
   // Device 0, the default, is a GPU wherever there is one.

@@ -21,9 +21,15 @@
 // The kernel is chapter 01's naive blur, unchanged, so that the cost of the
 // transfers is measured against a kernel the reader already knows. Every
 // output is checked against the CPU reference, from poisoned output memory.
-// The jobs are in transfer_jobs.cpp (how each part is timed),
-// transfers_opencl.cpp and transfers_cuda.cpp (every method in each API):
-// main.cpp picks and reports them. The lesson is in README.md beside this file.
+//
+// The chapter has a second program part, transfers.hpp: the methods
+// themselves, eleven in two APIs and the overlap in both, each a class of its
+// own (what it allocates, what run() enqueues, which events time which part).
+// main.cpp picks and reports them. What is not the lesson is in common/: how a
+// job is measured and tabled (gauss/transfer_job.hpp), the pinned, mapped and
+// managed memory (gauss/host_memory.hpp, gauss/cuda_host_memory.hpp) and the
+// strip plan (gauss/row_strips.hpp). The lesson is in README.md beside this
+// file.
 #include <algorithm>
 #include <functional>
 #include <iostream>
@@ -34,20 +40,20 @@
 #include "gauss/naive_blur.hpp"  // chapter 01's OpenCL kernel (USES 01_naive)
 #include "gauss/oclgrind.hpp"
 #include "gauss/reference.hpp"
-#include "transfer_jobs.hpp"
-#include "transfers_opencl.hpp"
+#include "gauss/row_strips.hpp"
+#include "gauss/section_tools.hpp"
+#include "gauss/transfer_job.hpp"
+#include "transfers.hpp"  // the methods: chapter 08's second program part
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_naive.cuh"  // chapter 01's CUDA kernel (USES 01_naive)
-#include "transfers_cuda.hpp"
 #endif
 
 namespace chapter08 {
 
 using gauss::is_oclgrind;
-using gauss::naive::build_naive_blur;
-using gauss::naive::kGroupX;
-using gauss::naive::kGroupY;
-using gauss::naive::naive_blur_setup;
+using gauss::sections::run_settings;
+namespace naive = gauss::naive;        // chapter 01's kernel (USES 01_naive)
+namespace transfer = gauss::transfer;  // the measuring and the tables (common/)
 
 namespace {
 
@@ -56,26 +62,19 @@ namespace {
 // microseconds) outweighs what finer overlap could still save.
 const std::vector<int> kStripCounts{1, 2, 4, 8, 16};
 
-// The sections run as many times as the chapter's variants (--repeat,
-// --warmup), and, without an explicit --repeat, stop after about 2 s of runs
-// on a slow device, as the runners do.
-gauss::RunSettings settings_of(const gauss::Options& options) {
-  return {options.warmup, options.repeat, options.repeat_given ? 0.0 : 2000.0};
-}
-
 // Runs @p methods on one API, prints their table, and adds their rows.
 void run_methods(gauss::SectionContext& context, const std::string& api, const std::string& device,
                  const std::vector<TransferMethod>& methods, const gauss::Image& reference) {
-  std::vector<JobStats> jobs;
+  std::vector<transfer::JobStats> jobs;
   for (const TransferMethod& method : methods) {
-    jobs.push_back(measure_job(method, api, context.input, reference, settings_of(context.options)));
-    add_job_rows(context.rows, jobs.back(), device, context.input.bytes());
+    jobs.push_back(transfer::measure_job(method, api, context.input, reference, run_settings(context.options)));
+    transfer::add_job_rows(context.rows, jobs.back(), device, context.input.bytes());
     if (!jobs.back().ok()) context.failed = true;
   }
   // The first method's kernel runs on plain device buffers: the kernel alone.
   const double kernel_alone = jobs.front().ok() ? jobs.front().kernel.median_ms : 0.0;
   context.out << api << " on " << device << ":\n";
-  print_jobs(context.out, jobs, context.input.bytes(), kernel_alone);
+  transfer::print_jobs(context.out, jobs, context.input.bytes(), kernel_alone);
   context.out << '\n';
 }
 
@@ -84,18 +83,20 @@ void run_methods(gauss::SectionContext& context, const std::string& api, const s
 // has few whole 16-row groups to cut) is left out.
 void run_overlap(gauss::SectionContext& context, const std::string& api, const std::string& device,
                  const std::function<TransferMethod(int strips)>& method_for, const gauss::Image& reference) {
-  std::vector<JobStats> jobs;
+  std::vector<transfer::JobStats> jobs;
   std::vector<int> strips;
   for (int asked : kStripCounts) {
-    const int count = static_cast<int>(plan_strips(context.input.height, asked, kGroupY, context.blur.radius).size());
+    const int count = static_cast<int>(
+        transfer::plan_strips(context.input.height, asked, naive::kGroupY, context.blur.radius).size());
     if (std::find(strips.begin(), strips.end(), count) != strips.end()) continue;
-    jobs.push_back(measure_job(method_for(asked), api, context.input, reference, settings_of(context.options)));
+    jobs.push_back(
+        transfer::measure_job(method_for(asked), api, context.input, reference, run_settings(context.options)));
     strips.push_back(count);
     if (!jobs.back().ok()) context.failed = true;
     // The parts of strips > 1 overlap: only the end-to-end time says something.
-    add_job_rows(context.rows, jobs.back(), device, context.input.bytes(), jobs.size() == 1);
+    transfer::add_job_rows(context.rows, jobs.back(), device, context.input.bytes(), jobs.size() == 1);
   }
-  print_overlap(context.out, strips, jobs);
+  transfer::print_overlap(context.out, strips, jobs);
   context.out << '\n';
 }
 
@@ -107,21 +108,20 @@ gauss::Chapter make_chapter() {
   // --- The kernel alone ----------------------------------------------------
   // Chapter 01's naive blur on data that is already in device memory, as
   // every chapter measures it: the yardstick for the whole job below.
-  chapter.add_opencl("naive", "chapter 01's kernel alone, the image already on the device", naive_blur_setup());
+  chapter.add_opencl("naive", "chapter 01's kernel alone, the image already on the device", naive::naive_blur_setup());
 #ifdef GAUSS_HAVE_CUDA
   chapter.add_cuda("naive", "chapter 01's kernel alone, the image already on the device",
                    [](const gauss::Problem& p) -> gauss::CudaLaunch {
                      return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-                       launch_blur_naive(in, out, p, dim3(kGroupX, kGroupY), stream);
+                       launch_blur_naive(in, out, p, dim3(naive::kGroupX, naive::kGroupY), stream);
                      };
                    });
 #endif
 
   // --- The whole job -------------------------------------------------------
   // Each method takes the user's image (a std::vector in ordinary, pageable
-  // host memory) to the user's output image; transfer_jobs.hpp says how each
-  // part is timed, transfers_opencl.cpp and transfers_cuda.cpp how each
-  // method moves the bytes.
+  // host memory) to the user's output image; transfers.hpp says how each
+  // method moves the bytes and what each of its events times.
   chapter.add_section(
       "transfers", "The whole job: the image from host memory, blurred, back to host memory",
       [](gauss::SectionContext& context) {
@@ -133,7 +133,7 @@ gauss::Chapter make_chapter() {
                     << " each; x kernel = end to end / the first row's kernel alone\n\n";
         if (context.opencl != nullptr) {
           gauss::OpenClSession& cl = *context.opencl;
-          const cl::Kernel kernel = build_naive_blur(cl, context.blur);
+          const cl::Kernel kernel = naive::build_naive_blur(cl, context.blur);
           run_methods(context, "OpenCL", cl.info.name, opencl_methods(cl, kernel, problem), reference);
         }
 #ifdef GAUSS_HAVE_CUDA
@@ -159,7 +159,7 @@ gauss::Chapter make_chapter() {
                             context.out << "on Oclgrind the first strip uploads the whole image (oclgrind.hpp "
                                            "says why)\n";
                           }
-                          const cl::Kernel kernel = build_naive_blur(cl, context.blur);
+                          const cl::Kernel kernel = naive::build_naive_blur(cl, context.blur);
                           run_overlap(
                               context, "OpenCL", cl.info.name,
                               [&](int strips) { return opencl_overlap(cl, kernel, problem, strips); }, reference);

@@ -1,20 +1,21 @@
-#include "transfer_jobs.hpp"
+// The whole job, measured and reported (transfer_job.hpp).
+#include "gauss/transfer_job.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <exception>
 #include <ostream>
 #include <utility>
 
 #include "gauss/blur.hpp"
-#include "gauss/opencl.hpp"
 #include "gauss/section_tools.hpp"
 #include "gauss/variant.hpp"
 
-namespace chapter08 {
+namespace gauss::transfer {
 
-using gauss::sections::format_gbps;
-using gauss::sections::format_ms;
-using gauss::sections::timing_row;
+using sections::format_gbps;
+using sections::format_ms;
+using sections::timing_row;
 
 std::string JobStats::status() const {
   if (!error.empty()) return "ERROR";
@@ -22,15 +23,15 @@ std::string JobStats::status() const {
   return comparison.matches() ? "ok" : "MISMATCH";
 }
 
-JobStats measure_job(const TransferMethod& method, const std::string& api, const gauss::Image& input,
-                     const gauss::Image& reference, const gauss::RunSettings& settings) {
+JobStats measure_job(const TransferMethod& method, const std::string& api, const Image& input, const Image& reference,
+                     const RunSettings& settings) {
   JobStats stats;
   stats.method = method.name;
   stats.api = api;
-  const gauss::Image poison = gauss::poison_for(reference);
-  gauss::Image output = poison;  // the user's output image
+  const Image poison = poison_for(reference);
+  Image output = poison;  // the user's output image
   try {
-    gauss::HostTimer setup;
+    HostTimer setup;
     // Declared after `output`, so destroyed first: a job that registered the
     // user's images unregisters them before they are freed.
     const std::unique_ptr<TransferJob> job = method.make(input, output);
@@ -42,12 +43,12 @@ JobStats measure_job(const TransferMethod& method, const std::string& api, const
     for (int r = 0; r < warmup + repeat; ++r) {
       std::copy(poison.pixels.begin(), poison.pixels.end(), output.pixels.begin());
       job->poison(poison);
-      gauss::HostTimer timer;
+      HostTimer timer;
       const JobParts parts = job->run();
       const double ms = timer.elapsed_ms();
       job->collect();
-      if (r == 0 && settings.budget_ms > 0) {  // a slow device: fewer runs (see gauss::RunSettings)
-        repeat = gauss::runs_within_budget(settings, ms);
+      if (r == 0 && settings.budget_ms > 0) {  // a slow device: fewer runs (see RunSettings)
+        repeat = runs_within_budget(settings, ms);
         if (repeat < settings.repeat) warmup = std::min(warmup, 1);
       }
       if (r < warmup) continue;
@@ -58,16 +59,16 @@ JobStats measure_job(const TransferMethod& method, const std::string& api, const
       host_copies.push_back(parts.host_copy_ms);
       stats.h2d_bytes = parts.h2d_bytes;
     }
-    stats.end_to_end = gauss::summarize(end_to_end);
-    if (!h2d.empty()) stats.h2d = gauss::summarize(h2d);
-    stats.kernel = gauss::summarize(kernel);
-    if (!d2h.empty()) stats.d2h = gauss::summarize(d2h);
-    stats.host_copies = gauss::summarize(host_copies);
-    stats.comparison = gauss::compare_images(output, reference, gauss::kFloatTolerance);
-  } catch (const Skipped& why) {
+    stats.end_to_end = summarize(end_to_end);
+    if (!h2d.empty()) stats.h2d = summarize(h2d);
+    stats.kernel = summarize(kernel);
+    if (!d2h.empty()) stats.d2h = summarize(d2h);
+    stats.host_copies = summarize(host_copies);
+    stats.comparison = compare_images(output, reference, kFloatTolerance);
+  } catch (const Unsupported& why) {
     stats.skipped = why.what();
   } catch (const cl::Error& error) {  // its what() is only the call's name
-    stats.error = gauss::describe(error);
+    stats.error = describe(error);
   } catch (const std::exception& error) {
     stats.error = error.what();
   }
@@ -76,12 +77,10 @@ JobStats measure_job(const TransferMethod& method, const std::string& api, const
 
 namespace {
 
-std::string median_of(const std::optional<gauss::TimingStats>& stats) {
-  return stats ? format_ms(stats->median_ms) : "-";
-}
+std::string median_of(const std::optional<TimingStats>& stats) { return stats ? format_ms(stats->median_ms) : "-"; }
 
-std::string gbps_of(const std::optional<gauss::TimingStats>& stats, std::size_t bytes) {
-  return stats && stats->median_ms > 0 ? format_gbps(gauss::gigabytes_per_second(bytes, stats->median_ms)) : "-";
+std::string gbps_of(const std::optional<TimingStats>& stats, std::size_t bytes) {
+  return stats && stats->median_ms > 0 ? format_gbps(gigabytes_per_second(bytes, stats->median_ms)) : "-";
 }
 
 // The lines under a table: why a method was skipped, failed or mismatched.
@@ -98,21 +97,21 @@ void print_notes(std::ostream& out, const std::vector<JobStats>& jobs) {
 }  // namespace
 
 void print_jobs(std::ostream& out, const std::vector<JobStats>& jobs, std::size_t image_bytes, double kernel_alone_ms) {
-  using Align = gauss::Table::Align;
-  gauss::Table table({{"method", Align::Left},
-                      {"api", Align::Left},
-                      {"runs"},
-                      {"set-up ms"},
-                      {"H2D ms"},
-                      {"H2D GB/s"},
-                      {"kernel ms"},
-                      {"D2H ms"},
-                      {"D2H GB/s"},
-                      {"host copies ms"},
-                      {"end to end ms"},
-                      {"x kernel"},
-                      {"max diff"},
-                      {"status", Align::Left}});
+  using Align = Table::Align;
+  Table table({{"method", Align::Left},
+               {"api", Align::Left},
+               {"runs"},
+               {"set-up ms"},
+               {"H2D ms"},
+               {"H2D GB/s"},
+               {"kernel ms"},
+               {"D2H ms"},
+               {"D2H GB/s"},
+               {"host copies ms"},
+               {"end to end ms"},
+               {"x kernel"},
+               {"max diff"},
+               {"status", Align::Left}});
   for (const JobStats& job : jobs) {
     if (!job.error.empty() || !job.skipped.empty()) {
       table.add_row({job.method, job.api, "0", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", job.status()});
@@ -123,19 +122,19 @@ void print_jobs(std::ostream& out, const std::vector<JobStats>& jobs, std::size_
                    median_of(job.h2d), gbps_of(job.h2d, job.h2d_bytes > 0 ? job.h2d_bytes : image_bytes),
                    format_ms(job.kernel.median_ms), median_of(job.d2h), gbps_of(job.d2h, image_bytes),
                    format_ms(job.host_copies.median_ms), format_ms(e2e),
-                   kernel_alone_ms > 0 ? gauss::format_fixed(e2e / kernel_alone_ms, 1) + "x" : std::string("-"),
-                   gauss::format_fixed(job.comparison.max_abs_diff, 0), job.status()});
+                   kernel_alone_ms > 0 ? format_fixed(e2e / kernel_alone_ms, 1) + "x" : std::string("-"),
+                   format_fixed(job.comparison.max_abs_diff, 0), job.status()});
   }
   table.print(out);
   print_notes(out, jobs);
 }
 
-void add_job_rows(std::vector<gauss::ResultRow>& rows, const JobStats& job, const std::string& device,
-                  std::size_t image_bytes, bool with_parts) {
+void add_job_rows(std::vector<ResultRow>& rows, const JobStats& job, const std::string& device, std::size_t image_bytes,
+                  bool with_parts) {
   const bool ok = job.ok();
   const std::string status = job.status();
-  auto add = [&](const char* part, const gauss::TimingStats& stats, std::size_t bytes) {
-    gauss::ResultRow row = timing_row(job.method + "." + part, job.api, device, stats, bytes, ok, status);
+  auto add = [&](const char* part, const TimingStats& stats, std::size_t bytes) {
+    ResultRow row = timing_row(job.method + "." + part, job.api, device, stats, bytes, ok, status);
     row.max_diff = job.comparison.max_abs_diff;
     row.differing = job.comparison.differing;
     row.psnr_db = job.comparison.psnr_db;
@@ -154,39 +153,6 @@ void add_job_rows(std::vector<gauss::ResultRow>& rows, const JobStats& job, cons
   add("host_copies", job.host_copies, 2 * image_bytes);
 }
 
-std::vector<Strip> plan_strips(int height, int count, int multiple, int radius) {
-  count = std::max(count, 1);
-  int rows = (height + count - 1) / count;
-  rows = (rows + multiple - 1) / multiple * multiple;
-  std::vector<Strip> strips;
-  int uploaded = 0;  // input rows [0, uploaded) belong to earlier strips
-  for (int row0 = 0; row0 < height; row0 += rows) {
-    Strip strip;
-    strip.row0 = row0;
-    strip.rows = std::min(rows, height - row0);
-    // A strip reads input rows down to row0 + rows + radius - 1: upload the
-    // ones no earlier strip has.
-    const int needed_end = std::min(height, strip.row0 + strip.rows + radius);
-    strip.upload0 = uploaded;
-    strip.upload_rows = std::max(0, needed_end - uploaded);
-    uploaded = std::max(uploaded, needed_end);
-    strips.push_back(strip);
-  }
-  return strips;
-}
-
-std::vector<int> strips_needed_by(const std::vector<Strip>& strips, int k, int radius) {
-  const Strip& strip = strips[static_cast<std::size_t>(k)];
-  const int first = strip.row0 - radius;
-  const int end = strip.row0 + strip.rows + radius;
-  std::vector<int> needed;
-  for (int j = 0; j <= k; ++j) {
-    const Strip& s = strips[static_cast<std::size_t>(j)];
-    if (s.upload_rows > 0 && s.upload0 < end && s.upload0 + s.upload_rows > first) needed.push_back(j);
-  }
-  return needed;
-}
-
 void print_overlap(std::ostream& out, const std::vector<int>& strip_counts, const std::vector<JobStats>& jobs) {
   // The floor: with perfect overlap the job takes as long as its largest
   // part, measured without overlap in the one-strip run.
@@ -201,17 +167,17 @@ void print_overlap(std::ostream& out, const std::vector<int>& strip_counts, cons
         << " ms = " << format_ms(h2d + one.kernel.median_ms + d2h)
         << " ms; the floor with full overlap is the largest part, " << format_ms(largest) << " ms\n";
   }
-  using Align = gauss::Table::Align;
-  gauss::Table table({{"method", Align::Left},
-                      {"strips"},
-                      {"api", Align::Left},
-                      {"runs"},
-                      {"end to end ms"},
-                      {"min ms"},
-                      {"speed-up vs 1 strip"},
-                      {"e2e / floor"},
-                      {"max diff"},
-                      {"status", Align::Left}});
+  using Align = Table::Align;
+  Table table({{"method", Align::Left},
+               {"strips"},
+               {"api", Align::Left},
+               {"runs"},
+               {"end to end ms"},
+               {"min ms"},
+               {"speed-up vs 1 strip"},
+               {"e2e / floor"},
+               {"max diff"},
+               {"status", Align::Left}});
   const double one_strip = jobs.empty() ? 0 : jobs.front().end_to_end.median_ms;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobStats& job = jobs[i];
@@ -223,12 +189,25 @@ void print_overlap(std::ostream& out, const std::vector<int>& strip_counts, cons
     const double e2e = job.end_to_end.median_ms;
     table.add_row({job.method, strips, job.api, std::to_string(job.end_to_end.runs()), format_ms(e2e),
                    format_ms(job.end_to_end.min_ms),
-                   one_strip > 0 && e2e > 0 ? gauss::format_fixed(one_strip / e2e, 2) + "x" : std::string("-"),
-                   largest > 0 ? gauss::format_fixed(e2e / largest, 2) : std::string("-"),
-                   gauss::format_fixed(job.comparison.max_abs_diff, 0), job.status()});
+                   one_strip > 0 && e2e > 0 ? format_fixed(one_strip / e2e, 2) + "x" : std::string("-"),
+                   largest > 0 ? format_fixed(e2e / largest, 2) : std::string("-"),
+                   format_fixed(job.comparison.max_abs_diff, 0), job.status()});
   }
   table.print(out);
   print_notes(out, jobs);
 }
 
-}  // namespace chapter08
+double timed_memcpy(void* to, const void* from, std::size_t bytes) {
+  HostTimer timer;
+  std::memcpy(to, from, bytes);
+  return timer.elapsed_ms();
+}
+
+void finish_quietly(const cl::CommandQueue& queue) {
+  try {
+    queue.finish();
+  } catch (const cl::Error&) {  // called from destructors: nothing left to do about it
+  }
+}
+
+}  // namespace gauss::transfer
