@@ -6,6 +6,7 @@
 
 #include "chapter_checks.hpp"
 #include "gauss/chapter.hpp"
+#include "support.hpp"
 
 namespace chapter10 {
 gauss::Chapter make_chapter();  // chapters/10_capstone/main.cpp
@@ -25,7 +26,71 @@ const gauss::Chapter& chapter() {
 // strips (3, 4), the widest gray strips and the tile kernel (5, 9, 16).
 const std::vector<BlurSpec> kBlurs{{0.8, 1}, {1.0, 2}, {1.2, 3}, {1.5, 4}, {2.0, 5}, {3.0, 9}, {5.0, 16}};
 
+// Images that push the packed-half sums to their ends: black, white (sums at
+// 255, where a rounding up would wrap to 0), a 0/255 checkerboard and 0/255
+// stripes (the largest sums next to the smallest), and random bytes. Sizes
+// whose rows are 8-byte aligned and wider than several warp strips, so the
+// interior blocks (no byte paths) run beside the edge blocks, plus ragged ones.
+std::vector<gauss::Image> extreme_images(gauss::PixelFormat format) {
+  std::vector<gauss::Image> images;
+  for (const auto [width, height] : {std::pair{1024, 40}, std::pair{1000, 37}, std::pair{961, 5}, std::pair{488, 19}}) {
+    images.push_back(gauss::Image::make(width, height, format, 0));
+    images.push_back(gauss::Image::make(width, height, format, 255));
+    gauss::Image checker = gauss::Image::make(width, height, format);
+    gauss::Image stripes = gauss::Image::make(width, height, format);
+    for (int y = 0; y < height; ++y)
+      for (int x = 0; x < width; ++x)
+        for (int c = 0; c < checker.channels; ++c) {
+          checker.at(x, y, c) = (x + y) % 2 ? 255 : 0;
+          stripes.at(x, y, c) = (x / 2) % 2 ? 255 : 0;
+        }
+    images.push_back(checker);
+    images.push_back(stripes);
+    images.push_back(gauss::test::random_image(width, height, format));
+  }
+  return images;
+}
+
+void check_extremes(const std::string& variant, Api api) {
+  const gauss::Variant* v = chapter().find(variant, api);
+  REQUIRE(v != nullptr);
+  const BlurSpec blur{1.0, 2};  // the blur the packed-half path serves
+  for (const gauss::Image& input : extreme_images(chapter().format_of(*v))) {
+    const gauss::Image reference = chapter().reference_for(*v, input, blur);
+    const gauss::VariantResult result = gauss::test::run_once(chapter(), variant, api, input, blur, reference);
+    INFO(variant << " on a " << input.width << "x" << input.height << " image starting with " << int{input.pixels[0]}
+                 << ", " << int{input.pixels[1]} << ": "
+                 << (result.error.empty() ? result.comparison.summary() : result.error));
+    CHECK(result.error.empty());
+    CHECK(result.comparison.matches());
+  }
+}
+
 }  // namespace
+
+TEST_CASE("10_capstone: OpenCL packed halves on black, white, checkerboards and stripes", "[ch10][opencl]") {
+  check_extremes("fused", Api::OpenCL);
+  check_extremes("fused_rgba", Api::OpenCL);
+}
+
+TEST_CASE("10_capstone: CUDA packed halves on black, white, checkerboards and stripes", "[ch10][.][cuda]") {
+  check_extremes("fused", Api::Cuda);
+  check_extremes("fused_rgba", Api::Cuda);
+}
+
+TEST_CASE("10_capstone: OpenCL fused_f32 matches the goldens and awkward sizes", "[ch10][opencl]") {
+  gauss::test::check_on_goldens(chapter(), "fused_f32", Api::OpenCL);
+  gauss::test::check_on_goldens(chapter(), "fused_rgba_f32", Api::OpenCL);
+  gauss::test::check_on_awkward_sizes(chapter(), "fused_f32", Api::OpenCL, {{0.8, 1}, {1.0, 2}});
+  gauss::test::check_on_awkward_sizes(chapter(), "fused_rgba_f32", Api::OpenCL, {{0.8, 1}, {1.0, 2}});
+}
+
+TEST_CASE("10_capstone: CUDA fused_f32 matches the goldens and awkward sizes", "[ch10][.][cuda]") {
+  gauss::test::check_on_goldens(chapter(), "fused_f32", Api::Cuda);
+  gauss::test::check_on_goldens(chapter(), "fused_rgba_f32", Api::Cuda);
+  gauss::test::check_on_awkward_sizes(chapter(), "fused_f32", Api::Cuda, {{0.8, 1}, {1.0, 2}});
+  gauss::test::check_on_awkward_sizes(chapter(), "fused_rgba_f32", Api::Cuda, {{0.8, 1}, {1.0, 2}});
+}
 
 TEST_CASE("10_capstone: OpenCL fused matches the goldens, gray and RGBA", "[ch10][opencl]") {
   gauss::test::check_on_goldens(chapter(), "fused", Api::OpenCL);

@@ -2,6 +2,12 @@
 // launcher (blur_fused.cu) and the OpenCL set-up (main.cpp).
 #pragma once
 
+#include <cmath>
+#include <cstdint>
+#include <optional>
+
+#include "gauss/blur.hpp"
+
 namespace fused {
 
 /// Warps (rows of 32 lanes) per block or work-group, stacked vertically, so
@@ -70,5 +76,72 @@ constexpr bool opencl_uses_strip(int radius) { return radius <= 2; }
 
 /// Pixels per work-item of the OpenCL strip kernel: one 16-byte load.
 constexpr int opencl_pixels_per_item(int channels) { return 16 / channels; }
+
+// --- The packed-half path (blur_half2.cu, blur_half2.cl) ---------------------
+//
+// Two pixels per 32-bit register, as a pair of IEEE half floats, summed with
+// one HFMA2 (fused multiply-add on both halves) per tap and pair: half the
+// instructions of float sums, and the bytes become halves with one byte
+// permute (0x64bb is the half 1024 + bb). Half floats carry 11 significant
+// bits, so the weights must be chosen, not just rounded, and the error
+// proven, not just tested:
+//  * weights: 223/4096, 1001/4096 and 1648/4096 (sigma 1: 0.0544886850,
+//    0.2442013420, 0.4026199470), exact in half, summing to exactly 1, with
+//    1024 (w0 + w1 + w2) = 718 exact, so the bias of the 1024 + b encoding
+//    cancels exactly (K below);
+//  * error, for every input, before the final rounding: vertical sums round
+//    three times (at most 1/8 + 1/16 + 1/16 = 0.25 level), horizontal sums
+//    five times (at most 1/256 + 1/128 + 1/32 + 1/16 + 1/16 = 0.168), the
+//    weights' quantisation moves the exact sum by at most 255 x 0.000384 =
+//    0.098: |error| < 0.52 < 1, so every output is within one level of the
+//    reference floor(exact + 0.5). (Near 0 and 255 the sums are small or
+//    their deficit from 255 is, so no output wraps past 0 or 255; the tests'
+//    black, white and 0/255 checkerboard images check it.)
+// Other blurs would need their own weight search and bound, so they take the
+// float kernels: half2_weights() returns nothing for them.
+
+/// Half-float bit patterns of the weights, two per 32-bit word (low half =
+/// even pixel or channel, high half = odd). Gray uses the "even" words for
+/// every pair; RGBA's (B, A) pairs use the "odd" words, whose high half
+/// passes alpha through exactly (taps 0, 0, 1 and bias 1024).
+struct HalfWeights {
+  std::uint32_t w0, w1, w2, minus_k;              // (R, G) pairs; gray: every pair
+  std::uint32_t w0_ba, w1_ba, w2_ba, minus_k_ba;  // RGBA's (B, A) pairs
+};
+
+/// The bit pattern of @p value as an IEEE half float; @p value must be zero or
+/// a normal half exactly (every value used here is).
+inline std::uint32_t half_bits(double value) {
+  if (value == 0.0) return 0;
+  const std::uint32_t sign = value < 0 ? 0x8000u : 0u;
+  int exponent = 0;
+  const double mantissa =
+      std::frexp(std::fabs(value), &exponent);  // value = mantissa x 2^exponent, mantissa in [0.5, 1)
+  const auto fraction = static_cast<std::uint32_t>((mantissa * 2.0 - 1.0) * 1024.0);
+  return sign | static_cast<std::uint32_t>(exponent - 1 + 15) << 10 | fraction;
+}
+
+/// Two halves in one word: @p low in bits 0-15, @p high in bits 16-31.
+inline std::uint32_t half_pair(double low, double high) { return half_bits(low) | half_bits(high) << 16; }
+
+/// The packed-half weights for @p blur, or nothing where the half path's
+/// error bound is not proven (any blur but radius 2 with sigma 1's taps).
+inline std::optional<HalfWeights> half2_weights(int radius, const gauss::GaussTaps& taps) {
+  const double sigma1[] = {0.0544886850, 0.2442013420, 0.4026199470, 0.2442013420, 0.0544886850};
+  if (radius != 2) return std::nullopt;
+  for (int k = 0; k < 5; ++k)
+    if (std::fabs(taps.w[k] - sigma1[k]) > 1e-6) return std::nullopt;
+  const double w0 = 223.0 / 4096, w1 = 1001.0 / 4096, w2 = 1648.0 / 4096, k = 1024.0 * (w0 + w1 + w2);
+  return HalfWeights{half_pair(w0, w0),  half_pair(w1, w1),  half_pair(w2, w2),  half_pair(-k, -k),
+                     half_pair(w0, 0.0), half_pair(w1, 0.0), half_pair(w2, 1.0), half_pair(-k, -1024.0)};
+}
+
+/// Shapes of the packed-half kernels (measured on the H200, see the README):
+/// bytes per lane (8 gray: half the registers of 16, so twice the warps;
+/// 16 RGBA), output rows per warp, rows loaded ahead, blocks per SM.
+constexpr int half2_lane_bytes(int channels) { return channels == 4 ? 16 : 8; }
+constexpr int half2_rows(int channels) { return channels == 4 ? 16 : 8; }
+constexpr int half2_ahead(int /*channels*/) { return 4; }
+constexpr int half2_min_blocks(int channels) { return channels == 4 ? 4 : 6; }
 
 }  // namespace fused

@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "blur_fused_cl.hpp"  // blur_fused.cl, embedded at build time
+#include "blur_half2_cl.hpp"  // blur_half2.cl, likewise
 #include "fused_plan.hpp"
 #include "gauss/borrow.hpp"
 #include "gauss/chapter.hpp"
@@ -28,6 +29,7 @@
 #include "sweeps.hpp"  // the sections: this chapter's second program part
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_fused.cuh"
+#include "blur_half2.cuh"
 #include "gauss/cuda.hpp"
 #endif
 #ifdef GAUSS_HAVE_NPP
@@ -100,8 +102,44 @@ gauss::OpenClLaunch fused_opencl_shaped(gauss::OpenClSession& cl, const gauss::P
   };
 }
 
-gauss::OpenClLaunch fused_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
+gauss::OpenClLaunch fused_f32_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
   return fused_opencl_shaped(cl, p, 0, -1);
+}
+
+// The packed-half kernel (blur_half2.cl) where its error bound is proven
+// (radius 2, sigma 1), the float kernels elsewhere. On NVIDIA's platform the
+// half arithmetic, byte permutes and shuffles are inline PTX (-D NV_PTX);
+// other devices run the same algorithm in portable OpenCL C.
+gauss::OpenClLaunch fused_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
+  const auto weights = fused::half2_weights(p.blur.radius, p.taps);
+  if (!weights) return fused_f32_opencl(cl, p);
+  const gauss::ImageGeometry g = p.image;
+  const int nb = fused::half2_lane_bytes(g.channels);
+  const int rows = fused::half2_rows(g.channels);
+  const bool nvidia = cl.info.platform_name.find("NVIDIA") != std::string::npos;
+  const std::string options = "-D CHANNELS=" + std::to_string(g.channels) + " -D NB=" + std::to_string(nb) +
+                              " -D ROWS=" + std::to_string(rows) +
+                              " -D AHEAD=" + std::to_string(fused::half2_ahead(g.channels)) +
+                              " -D WARPS=" + std::to_string(fused::kWarpsPerBlock) + (nvidia ? " -D NV_PTX" : "");
+  cl::Kernel kernel = cl.kernel(gauss::embedded::blur_half2_cl, "blur_half2", options);
+  // One warp (32 items) per strip of 30 x nb bytes, WARPS warps stacked per group.
+  const cl::NDRange local(32, fused::kWarpsPerBlock);
+  const cl::NDRange global(32 * ((g.width * g.channels + 30 * nb - 1) / (30 * nb)),
+                           gauss::round_up((g.height + rows - 1) / rows, fused::kWarpsPerBlock));
+  const int aligned = g.pitch % nb == 0 ? 1 : 0;  // buffers are aligned far beyond 16 bytes
+  return [&cl, kernel, global, local, g, aligned, hw = *weights](const cl::Buffer& in, const cl::Buffer& out) mutable {
+    int arg = 0;
+    kernel.setArg(arg++, in);
+    kernel.setArg(arg++, out);
+    kernel.setArg(arg++, g.width);
+    kernel.setArg(arg++, g.height);
+    kernel.setArg(arg++, g.pitch);
+    kernel.setArg(arg++, aligned);
+    kernel.setArg(arg++, hw);
+    cl::Event done;
+    cl.queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &done);
+    return std::vector<cl::Event>{done};
+  };
 }
 
 }  // namespace
@@ -127,17 +165,29 @@ gauss::Chapter make_chapter() {
   gauss::borrow(chapter, ch07, "rgba32_x4");
   chapter.set_baseline("ch01_naive");
 
-  chapter.add_opencl("fused", "strips: 16-byte loads, vertical sums in registers, halo summed by each item",
-                     fused_opencl);
+  // The capstone: `fused` is the fastest path for each blur (packed halves at
+  // radius 2 with sigma 1, floats elsewhere); `fused_f32` always sums in
+  // float, as every earlier chapter does, for comparison.
+  chapter.add_opencl("fused", "packed-half strips at radius 2 (sigma 1), else fused_f32", fused_opencl);
   chapter.add_opencl("fused_rgba", "the same on RGBA (alpha carried)", fused_opencl).format = gauss::PixelFormat::Rgba;
+  chapter.add_opencl("fused_f32", "float strips: 16-byte loads, vertical sums in registers, halo summed by each item",
+                     fused_f32_opencl);
+  chapter.add_opencl("fused_rgba_f32", "the same on RGBA", fused_f32_opencl).format = gauss::PixelFormat::Rgba;
 #ifdef GAUSS_HAVE_CUDA
   auto fused_cuda = [](const gauss::Problem& p) -> gauss::CudaLaunch {
+    return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+      if (!launch_blur_half2(in, out, p, stream)) launch_blur_fused(in, out, p, stream);
+    };
+  };
+  auto fused_f32_cuda = [](const gauss::Problem& p) -> gauss::CudaLaunch {
     return
         [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) { launch_blur_fused(in, out, p, stream); };
   };
-  chapter.add_cuda("fused", "warp strips: 16-byte loads, vertical sums in registers, neighbours via warp shuffles",
-                   fused_cuda);
+  chapter.add_cuda("fused", "packed-half warp strips at radius 2 (sigma 1), else fused_f32", fused_cuda);
   chapter.add_cuda("fused_rgba", "the same on RGBA (alpha carried)", fused_cuda).format = gauss::PixelFormat::Rgba;
+  chapter.add_cuda("fused_f32", "float warp strips: 16-byte loads, vertical sums in registers, shuffles",
+                   fused_f32_cuda);
+  chapter.add_cuda("fused_rgba_f32", "the same on RGBA", fused_f32_cuda).format = gauss::PixelFormat::Rgba;
 #endif
 #ifdef GAUSS_HAVE_NPP
   // NPP needs the stream at set-up; the runner names it at the first launch
@@ -162,6 +212,10 @@ gauss::Chapter make_chapter() {
 #endif
 
   // --- Where the time goes (on request; sweeps.hpp) ---------------------------
+  // The ceiling: other copies of the same bytes, and the device's peak.
+  chapter.add_section("ceiling", "the ceiling: every copy we could write, against the table's copy and the peak",
+                      ceiling, gauss::Chapter::SectionRuns::OnRequest);
+
   // Size sweep: from launch-bound to bandwidth-bound.
   chapter.add_section(
       "size_sweep", "size sweep: fused against the copy, 0.25 to 100 megapixels (gray)",
@@ -183,7 +237,7 @@ gauss::Chapter make_chapter() {
   // The exercise (README, section Exercise): blur_fused.cl/.cu with the
   // vertical sums over the ring of rows (and the tile kernel's, OpenCL), and
   // CUDA's halo exchange through warp shuffles, left for the student.
-  chapter.set_exercise("blur_fused.cl", {"fused", "fused_rgba"});
+  chapter.set_exercise("blur_fused.cl", {"fused_f32", "fused_rgba_f32"});
   return chapter;
 }
 

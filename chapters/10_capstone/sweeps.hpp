@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <string>
@@ -19,6 +20,7 @@
 #include "gauss/runners.hpp"
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_fused.cuh"
+#include "copy_variants.cuh"
 #include "gauss/cuda.hpp"
 #endif
 
@@ -28,6 +30,81 @@ namespace chapter10 {
 /// given (0 and -1: the defaults): main.cpp's fused_opencl_shaped.
 using ShapedOpenCl = std::function<gauss::OpenClLaunch(gauss::OpenClSession& cl, const gauss::Problem& p,
                                                        int rows_override, int ahead_override)>;
+
+// --- The ceiling: is the table's copy the strongest one? --------------------
+// Other copies of the same bytes, each checked (output = input) and timed
+// like the table's rows, as a percentage of the table's copy; and, for CUDA,
+// the device's peak DRAM bandwidth (memory clock x bus width x 2), against
+// which no copy reaches 100%.
+inline void ceiling(gauss::SectionContext& context) {
+  const gauss::RunSettings settings{context.options.warmup, context.options.repeat, 0.0};
+  for (gauss::PixelFormat format : {gauss::PixelFormat::Gray, gauss::PixelFormat::Rgba}) {
+    const gauss::Image input = gauss::convert(context.input, format);
+    auto copy_variant = [](const std::string& name, gauss::Api api) {
+      gauss::Variant v;
+      v.name = name;
+      v.api = api;
+      v.tolerance = 0;  // a copy is exact
+      return v;
+    };
+    if (context.opencl != nullptr) {
+      gauss::OpenClRunner runner(*context.opencl, input);
+      const gauss::VariantResult copy = runner.copy(settings);
+      gauss::Variant v = copy_variant("copy", gauss::Api::OpenCL);
+      v.opencl = [](gauss::OpenClSession& cl, const gauss::Problem& p) -> gauss::OpenClLaunch {
+        return [&cl, bytes = p.image.bytes()](const cl::Buffer& in, const cl::Buffer& out) {
+          cl::Event done;
+          cl.queue.enqueueCopyBuffer(in, out, 0, 0, bytes, nullptr, &done);
+          return std::vector<cl::Event>{done};
+        };
+      };
+      const std::vector<gauss::SweepPoint> points{
+          {"the table's copy: 16 B per item", copy, copy, gauss::shape_of(input, context.blur)},
+          {"clEnqueueCopyBuffer", copy, runner.run(v, context.blur, input, settings),
+           gauss::shape_of(input, context.blur)}};
+      context.out << gauss::name_of(format) << ", OpenCL:\n";
+      gauss::print_sweep(context, "copy", points, context.opencl->info.name);
+    }
+#ifdef GAUSS_HAVE_CUDA
+    if (context.cuda != nullptr) {
+      gauss::CudaRunner runner(*context.cuda, input);
+      const gauss::VariantResult copy = runner.copy(settings);
+      std::vector<gauss::SweepPoint> points{
+          {"the table's copy: 16 B per thread", copy, copy, gauss::shape_of(input, context.blur)}};
+      for (int kind = 0; kind < copy_variant_count(); ++kind) {
+        gauss::Variant v = copy_variant("copy", gauss::Api::Cuda);
+        v.cuda = [kind](const gauss::Problem& p) -> gauss::CudaLaunch {
+          return [kind, bytes = p.image.bytes()](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+            launch_copy_variant(kind, in, out, bytes, stream);
+          };
+        };
+        points.push_back({copy_variant_name(kind), copy, runner.run(v, context.blur, input, settings),
+                          gauss::shape_of(input, context.blur)});
+      }
+      gauss::Variant memcpy_d2d = copy_variant("copy", gauss::Api::Cuda);
+      memcpy_d2d.cuda = [](const gauss::Problem& p) -> gauss::CudaLaunch {
+        return [bytes = p.image.bytes()](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+          GAUSS_CUDA_CHECK(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, stream));
+        };
+      };
+      points.push_back({"cudaMemcpyAsync, device to device", copy,
+                        runner.run(memcpy_d2d, context.blur, input, settings), gauss::shape_of(input, context.blur)});
+      context.out << gauss::name_of(format) << ", CUDA:\n";
+      gauss::print_sweep(context, "copy", points, context.cuda->name);
+      const double peak = peak_dram_bytes_per_second(context.cuda->index);
+      if (peak > 0 && copy.time.median_ms > 0) {
+        const double copy_rate = 2.0 * static_cast<double>(input.bytes()) / (copy.time.median_ms * 1e-3);
+        char line[200];
+        std::snprintf(line, sizeof line,
+                      "peak DRAM bandwidth from the device's attributes (memory clock x bus width x 2): %.2f TB/s; "
+                      "the table's copy moves %.2f TB/s, %.1f%% of it\n\n",
+                      peak / 1e12, copy_rate / 1e12, 100.0 * copy_rate / peak);
+        context.out << line;
+      }
+    }
+#endif
+  }
+}
 
 // --- Size sweep: from launch-bound to bandwidth-bound ----------------------
 // From a quarter megapixel to 100: small images finish before the GPU is
