@@ -1,6 +1,8 @@
 // Chapter 06: the five places the weights can live, each against the golden
 // photos and, on awkward sizes and several radii, against the CPU reference
-// (poisoned output buffers); and the radius sweep end to end.
+// (poisoned output buffers); the seminar's four kernels as published, on the
+// goldens and the awkward sizes at the one blur they have built in; and the
+// radius sweep end to end.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -8,6 +10,8 @@
 
 #include "chapter_checks.hpp"
 #include "gauss/chapter.hpp"
+#include "gauss/reference.hpp"
+#include "support.hpp"
 
 namespace chapter06 {
 gauss::Chapter make_chapter();  // chapters/06_constant_memory/main.cpp
@@ -34,6 +38,31 @@ void check_variant(const std::string& name, Api api) {
   gauss::test::check_on_awkward_sizes(chapter(), name, api, {{0.5, 1}, {2.0, 5}});
 }
 
+// The seminar's kernels (a "valid" convolution on the input padded by the
+// host) have their 5x5 sigma 1 table built in: that blur only; any other is
+// skipped, not failed.
+const std::vector<std::string> kSeminarVariants{"seminar_simple", "seminar_array", "seminar_constant",
+                                                "seminar_constant_fixed"};
+
+void check_seminar_variant(const std::string& name, Api api) {
+  gauss::test::check_on_goldens(chapter(), name, api, {{1.0, 2}});
+  gauss::test::check_on_awkward_sizes(chapter(), name, api, {{1.0, 2}});
+}
+
+// Any blur but the seminar's: each seminar kernel is skipped (it cannot
+// compute it), neither run and failed nor an error.
+void check_seminar_skips_other_blurs(Api api) {
+  const gauss::Image input = gauss::test::random_image(19, 7, gauss::PixelFormat::Gray);
+  const BlurSpec blur{1.0, 3};
+  const gauss::Image reference = gauss::blur_reference(input, blur, gauss::ReferenceMethod::Separable, 0);
+  for (const std::string& name : kSeminarVariants) {
+    const gauss::VariantResult result = gauss::test::run_once(chapter(), name, api, input, blur, reference);
+    INFO(name << " (" << gauss::name_of(api) << "): " << result.error);
+    CHECK(result.error.empty());
+    CHECK_FALSE(result.skipped.empty());
+  }
+}
+
 int run_program(std::vector<const char*> args) {
   args.insert(args.begin(), "06_constant_memory");
   return chapter().run(static_cast<int>(args.size()), args.data());
@@ -47,6 +76,17 @@ TEST_CASE("06_constant_memory: OpenCL variants match the goldens and the awkward
   }
 }
 
+TEST_CASE("06_constant_memory: the seminar's OpenCL kernels match the goldens and the awkward sizes",
+          "[ch06][opencl]") {
+  for (const std::string& name : kSeminarVariants) {
+    SECTION(name) { check_seminar_variant(name, Api::OpenCL); }
+  }
+}
+
+TEST_CASE("06_constant_memory: the seminar's kernels skip other blurs (OpenCL)", "[ch06][opencl]") {
+  check_seminar_skips_other_blurs(Api::OpenCL);
+}
+
 TEST_CASE("06_constant_memory: the radius sweep checks every radius 1..16 (OpenCL)", "[ch06][opencl]") {
   // 16 radii x 5 variants, each checked against the reference of its radius.
   CHECK(run_program(
@@ -57,6 +97,16 @@ TEST_CASE("06_constant_memory: CUDA variants match the goldens and the awkward s
   for (const std::string& name : kVariants) {
     SECTION(name) { check_variant(name, Api::Cuda); }
   }
+}
+
+TEST_CASE("06_constant_memory: the seminar's CUDA kernels match the goldens and the awkward sizes", "[ch06][.][cuda]") {
+  for (const std::string& name : kSeminarVariants) {
+    SECTION(name) { check_seminar_variant(name, Api::Cuda); }
+  }
+}
+
+TEST_CASE("06_constant_memory: the seminar's kernels skip other blurs (CUDA)", "[ch06][.][cuda]") {
+  check_seminar_skips_other_blurs(Api::Cuda);
 }
 
 TEST_CASE("06_constant_memory: the radius sweep checks every radius 1..16 (CUDA)", "[ch06][.][cuda]") {

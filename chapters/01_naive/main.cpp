@@ -10,14 +10,18 @@
 //
 // The program runs each variant, checks its output against the CPU reference
 // (every pixel, borders included), times it with device events and prints a
-// table. The lesson is in README.md beside this file.
+// table. Beside ours, the Fixstars seminar's first kernel as published, for a
+// like-for-like comparison. The lesson is in README.md beside this file.
 #include <string>
 
 #include "blur_naive_cl.hpp"  // the OpenCL kernel, embedded at build time from blur_naive.cl
 #include "gauss/chapter.hpp"
 #include "gauss/reference.hpp"
+#include "gauss/seminar.hpp"
+#include "seminar_simple_cl.hpp"  // the seminar's kernel, ported to OpenCL C
 #ifdef GAUSS_HAVE_CUDA
-#include "blur_naive.cuh"  // the CUDA kernel's launcher, in blur_naive.cu
+#include "blur_naive.cuh"      // the CUDA kernel's launcher, in blur_naive.cu
+#include "seminar_simple.cuh"  // the seminar's, in seminar_simple.cu
 #endif
 
 namespace chapter01 {
@@ -86,6 +90,19 @@ gauss::Chapter make_chapter() {
                        launch_blur_naive(in, out, p, dim3(kGroupX, kGroupY), stream);
                      };
                    });
+#endif
+
+  // --- The seminar's kernel, as published ------------------------------------
+  // Fixstars' "Simple" kernel: 32x32 groups, no clamps, its weights a table of
+  // literals. It computes a top-left anchored "valid" blur, so it runs on the
+  // image padded by 2 pixels per side (by the host, untimed), whose valid part
+  // is our clamped, centred blur: checked like ours (README, "The seminar's kernel").
+  const char* seminar = "the Fixstars seminar's Simple kernel as published: 32x32, unclamped, padded input";
+  chapter.add_opencl(
+      "seminar_simple", seminar,
+      gauss::seminar::opencl_setup(gauss::embedded::seminar_simple_cl, "seminar_simple", {32, 32}, false));
+#ifdef GAUSS_HAVE_CUDA
+  chapter.add_cuda("seminar_simple", seminar, gauss::seminar::cuda_setup(launch_seminar_simple));
 #endif
 
   // After the table: the same kernel timed three ways, to show why a host

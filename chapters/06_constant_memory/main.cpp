@@ -12,6 +12,9 @@
 //   global_runtime    weights in an ordinary global buffer, run-time radius
 //
 // and, on request, sweeps the radius from 1 to 16 (--variant radius_sweep).
+// Beside them, the seminar's own four kernels as published (seminar_*: a
+// "valid" convolution with its 5x5 table built in, on the input padded by
+// the host), so that each of its factors can be measured, not inferred.
 // The lesson is in README.md beside this file; the compiler's evidence
 // (registers, stack frames, ld.local against ld.const) comes from gpu-extra.sh.
 #include <memory>
@@ -24,9 +27,14 @@
 #include "gauss/lesson_launch.hpp"
 #include "gauss/reference.hpp"
 #include "gauss/section_runs.hpp"
+#include "gauss/seminar.hpp"
+#include "seminar_simple_cl.hpp"   // chapter 01's port of the seminar's Simple kernel
+#include "seminar_weights_cl.hpp"  // the seminar's three kernels after it
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_weights.cuh"
 #include "gauss/cuda.hpp"
+#include "seminar_simple.cuh"
+#include "seminar_weights.cuh"
 #endif
 
 namespace chapter06 {
@@ -112,6 +120,41 @@ gauss::CudaSetup cuda_setup(const Storage& storage) {
 }
 #endif
 
+// --- The seminar's ladder, as published -----------------------------------------------
+// Its four kernels in its order, each with its block shape (Simple 32x32, the
+// rest 32x8), on the input padded by the host (gauss/seminar.hpp). Their
+// table is sigma 1, radius 2 only: other blurs skip them.
+
+const char* const kSimple = "the seminar's Simple: per-thread table of literals, fixed 5x5 loops, 32x32";
+const char* const kArray = "the seminar's Array: the same table, run-time loop bound: local memory, 32x8";
+const char* const kConstant = "the seminar's Constant: __constant table, run-time loop bound, 32x8";
+const char* const kConstantFixed = "the seminar's ConstantFixed: __constant table, fixed 5x5 loops, 32x8";
+
+#ifdef GAUSS_HAVE_CUDA
+gauss::CudaSetup seminar_cuda(SeminarKernel kernel) {
+  return gauss::seminar::cuda_setup(
+      [kernel](const std::uint8_t* padded, int padded_pitch, std::uint8_t* out, const gauss::Problem& p,
+               cudaStream_t stream) { launch_seminar_weights(kernel, padded, padded_pitch, out, p, stream); });
+}
+#endif
+
+void add_seminar_ladder(gauss::Chapter& chapter) {
+  using gauss::seminar::opencl_setup;
+  const gauss::OpenClSource& simple = gauss::embedded::seminar_simple_cl;  // chapter 01's port, not a copy
+  const gauss::OpenClSource& ladder = gauss::embedded::seminar_weights_cl;
+  chapter.add_opencl("seminar_simple", kSimple, opencl_setup(simple, "seminar_simple", {32, 32}, false));
+  chapter.add_opencl("seminar_array", kArray, opencl_setup(ladder, "seminar_array", {32, 8}, true));
+  chapter.add_opencl("seminar_constant", kConstant, opencl_setup(ladder, "seminar_constant", {32, 8}, true));
+  chapter.add_opencl("seminar_constant_fixed", kConstantFixed,
+                     opencl_setup(ladder, "seminar_constant_fixed", {32, 8}, false));
+#ifdef GAUSS_HAVE_CUDA
+  chapter.add_cuda("seminar_simple", kSimple, gauss::seminar::cuda_setup(launch_seminar_simple));
+  chapter.add_cuda("seminar_array", kArray, seminar_cuda(SeminarKernel::Array));
+  chapter.add_cuda("seminar_constant", kConstant, seminar_cuda(SeminarKernel::Constant));
+  chapter.add_cuda("seminar_constant_fixed", kConstantFixed, seminar_cuda(SeminarKernel::ConstantFixed));
+#endif
+}
+
 // --- The radius sweep ------------------------------------------------------------------
 // Radius 1 to 16 (sigma = R / 3, the blur each radius is meant for), every
 // variant on every API, each checked against the reference. The work grows
@@ -167,6 +210,11 @@ gauss::Chapter make_chapter() {
 #ifdef GAUSS_HAVE_CUDA
   for (const Storage& s : kStorages) chapter.add_cuda(s.name, s.description, cuda_setup(s));
 #endif
+
+  // --- The seminar's four kernels as published, OpenCL then CUDA ----------------------
+  // Their "valid" output on the padded input is our clamped, centred blur:
+  // checked like ours (README, "The seminar's kernels as published").
+  add_seminar_ladder(chapter);
 
   // --- On request: every radius from 1 to 16 -----------------------------------------
   chapter.add_section("radius_sweep", "the radius sweep: R = 1..16, every variant, ms and (GB/s)", radius_sweep,
