@@ -1,7 +1,9 @@
 // Chapter 03: the recursive Gaussian (its coefficients, its CPU reference
 // against a sampled Gaussian, a constant image), its GPU passes against the
-// CPU reference in double on awkward sizes, the FIR passes against the
-// goldens, and the width sweep section.
+// CPU reference in double on awkward sizes, the batched passes (16 and 32
+// values in flight per item) against the same reference and against the
+// one-at-a-time passes, the FIR passes against the goldens, and the width and
+// height sweep sections.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -40,9 +42,18 @@ gauss::OpenClSession& session() {
   return instance;
 }
 
-// The reference each recursive variant is checked against.
+// Every recursive variant: one value in flight per item, then 16 and 32.
+const std::vector<std::string>& recursive_variants() {
+  static const std::vector<std::string> names{"rgh",     "rgv",     "rgv_rgh",     "rgh_b16",    "rgh_b32",
+                                              "rgv_b16", "rgv_b32", "rgv_rgh_b16", "rgv_rgh_b32"};
+  return names;
+}
+
+// The reference each recursive variant is checked against: rgv_rgh* both
+// directions, rgh* rows, rgv* columns.
 gauss::Image recursive_reference_for(const std::string& variant, const gauss::Image& input, double sigma) {
-  const Passes passes = variant == "rgh" ? Passes::Rows : variant == "rgv" ? Passes::Columns : Passes::Both;
+  const bool both = variant.rfind("rgv_rgh", 0) == 0;
+  const Passes passes = both ? Passes::Both : variant.rfind("rgh", 0) == 0 ? Passes::Rows : Passes::Columns;
   return chapter03::recursive_reference(input, sigma, passes);
 }
 
@@ -66,10 +77,31 @@ void check_awkward(const std::string& variant, Api api, const std::vector<double
 }
 
 void check_recursive_variants(Api api) {
-  for (const char* variant : {"rgh", "rgv", "rgv_rgh"}) {
+  for (const std::string& variant : recursive_variants()) {
     check_awkward(variant, api, {2.0, 10.0}, [&](const gauss::Image& input, const BlurSpec& blur) {
       return recursive_reference_for(variant, input, blur.sigma);
     });
+  }
+}
+
+// The batched passes on lines just under, at and just over one and two
+// batches (16 and 32), and lines of one value: the batch loop, the
+// one-at-a-time tail, and both together.
+void check_batch_edges(Api api) {
+  const std::vector<gauss::ImageSize> sizes{{1, 1},   {1, 15}, {15, 1}, {16, 16}, {17, 17}, {31, 33}, {33, 31},
+                                            {32, 32}, {1, 64}, {64, 1}, {63, 65}, {65, 63}, {96, 7},  {7, 96}};
+  for (const std::string& variant : recursive_variants()) {
+    if (variant.find("_b") == std::string::npos) continue;
+    for (const gauss::ImageSize size : sizes) {
+      const gauss::Image input = gauss::test::random_image(size.width, size.height, gauss::PixelFormat::Gray);
+      const BlurSpec blur{3.0, 9};
+      const gauss::VariantResult result = gauss::test::run_once(chapter(), variant, api, input, blur,
+                                                                recursive_reference_for(variant, input, blur.sigma));
+      INFO(variant << " (" << gauss::name_of(api) << ") at " << gauss::to_string(size) << ": "
+                   << (result.error.empty() ? result.comparison.summary() : result.error));
+      CHECK(result.error.empty());
+      CHECK(result.comparison.matches());
+    }
   }
 }
 
@@ -90,7 +122,7 @@ void check_constant_image(Api api) {
     for (const gauss::ImageSize size : {gauss::ImageSize{1, 1}, {37, 1}, {451, 300}}) {
       const gauss::Image input =
           gauss::Image::make(size.width, size.height, gauss::PixelFormat::Gray, static_cast<std::uint8_t>(level));
-      for (const char* variant : {"rgh", "rgv", "rgv_rgh"}) {
+      for (const std::string& variant : recursive_variants()) {
         const gauss::VariantResult result = gauss::test::run_once(chapter(), variant, api, input, {10.0, 16}, input);
         INFO(variant << " on a constant " << level << " at " << gauss::to_string(size) << ": "
                      << (result.error.empty() ? result.comparison.summary() : result.error));
@@ -101,12 +133,34 @@ void check_constant_image(Api api) {
   }
 }
 
-// The width sweep on a 3-row image, one run per point, on @p api; CSV to @p csv if not empty.
-std::vector<std::string> sweep_command(const std::string& api, const std::string& csv) {
-  std::vector<std::string> words{"03_coalescing", "--api", api,         "--size",     "40x3", "--repeat", "1",
-                                 "--warmup",      "0",     "--variant", "width_sweep"};
+// A sweep (width_sweep on a 3-row image, height_sweep on a 3-column one), one
+// run per point, on @p api; CSV to @p csv if not empty.
+std::vector<std::string> sweep_command(const std::string& api, const std::string& csv,
+                                       const std::string& sweep = "width_sweep") {
+  const std::string size = sweep == "width_sweep" ? "40x3" : "3x40";
+  std::vector<std::string> words{"03_coalescing", "--api", api,         "--size", size, "--repeat", "1",
+                                 "--warmup",      "0",     "--variant", sweep};
   if (!csv.empty()) words.insert(words.end(), {"--csv", csv});
   return words;
+}
+
+// Runs @p sweep on OpenCL and requires every point checked and in its CSV.
+void check_sweep_csv(const std::string& sweep) {
+  const std::string csv = gauss::test::scratch_dir() + "/03_sweep.csv";
+  const std::string sweep_csv = gauss::test::scratch_dir() + "/03_sweep." + sweep + ".csv";
+  std::remove(sweep_csv.c_str());
+  std::string printed;
+  const int status = gauss::test::run_captured(chapter(), sweep_command("opencl", csv, sweep), printed);
+  INFO(printed);
+  CHECK(status == gauss::kExitOk);
+  CHECK_THAT(printed, Catch::Contains("32768"));
+  std::ifstream file(sweep_csv);
+  std::string header;
+  std::getline(file, header);
+  CHECK(header == "api,device,pass,width,height,work_items,runs,median_ms,min_ms,max_ms,mpix_per_s,gbps,status");
+  int lines = 0;
+  for (std::string line; std::getline(file, line);) lines += line.find(",ok") != std::string::npos ? 1 : 0;
+  CHECK(lines == 5 * 11);  // five passes (one of them one value, 16 and 32 at a time) at eleven sizes, all checked
 }
 
 }  // namespace
@@ -237,22 +291,59 @@ TEST_CASE("03_coalescing: OpenCL FIR passes against the goldens and the CPU refe
   check_fir_variants(Api::OpenCL);
 }
 
+TEST_CASE("03_coalescing: OpenCL batched passes on lines around one and two batches", "[ch03][opencl]") {
+  check_batch_edges(Api::OpenCL);
+}
+
+TEST_CASE("03_coalescing: the batched passes compute what the one-at-a-time passes compute", "[ch03][opencl]") {
+  // Same expressions in the same order: the float results of a pass (8-bit in,
+  // float out, before any rounding) must agree with filter_line()'s to float
+  // rounding at most, on a line that is no multiple of 16 or 32 (4099 values),
+  // down columns and along rows.
+  gauss::OpenClSession& cl = session();
+  for (const Line line : {Line::Columns, Line::Rows}) {
+    const int width = line == Line::Columns ? 67 : 4099;
+    const int height = line == Line::Columns ? 4099 : 67;
+    const std::size_t count = static_cast<std::size_t>(width) * height;
+    const gauss::Image input = gauss::test::random_image(width, height, gauss::PixelFormat::Gray);
+    cl::Buffer in(cl.context, CL_MEM_READ_ONLY, input.bytes());
+    cl.queue.enqueueWriteBuffer(in, CL_TRUE, 0, input.bytes(), input.pixels.data());
+    const cl::Buffer forward = chapter03::float_image(cl, width, height);
+    const chapter03::DericheTaps taps = chapter03::deriche_taps(5.0);
+    auto run = [&](int batch) {
+      chapter03::RecursivePassCl pass(cl, line, Element::U8, Element::F32, chapter03::kLineGroup, batch);
+      const cl::Buffer out = chapter03::float_image(cl, width, height);
+      const std::vector<float> poison(count, -1e30f);
+      cl.queue.enqueueWriteBuffer(out, CL_TRUE, 0, count * sizeof(float), poison.data());
+      pass.enqueue(in, width, forward, width, out, width, width, height, taps);
+      std::vector<float> got(count);
+      cl.queue.enqueueReadBuffer(out, CL_TRUE, 0, count * sizeof(float), got.data());
+      return got;
+    };
+    const std::vector<float> one = run(chapter03::kOneAtATime);
+    for (const int batch : {16, 32}) {
+      const std::vector<float> batched = run(batch);
+      double worst = 0;
+      std::size_t differing = 0;
+      for (std::size_t i = 0; i < count; ++i) {
+        const double d = std::fabs(static_cast<double>(batched[i]) - one[i]);
+        worst = std::max(worst, d);
+        differing += d > 0 ? 1 : 0;
+      }
+      std::cout << "03_coalescing: batch " << batch << " against one at a time, "
+                << (line == Line::Rows ? "rows" : "columns") << ": " << differing << " of " << count
+                << " floats differ, by at most " << worst << " levels\n";
+      CHECK(worst < 1e-3);
+    }
+  }
+}
+
 TEST_CASE("03_coalescing: the width sweep runs, checks every point and writes its CSV", "[ch03][opencl]") {
-  const std::string csv = gauss::test::scratch_dir() + "/03_sweep.csv";
-  const std::string sweep_csv = gauss::test::scratch_dir() + "/03_sweep.width_sweep.csv";
-  std::remove(sweep_csv.c_str());
-  std::string printed;
-  const int status = gauss::test::run_captured(chapter(), sweep_command("opencl", csv), printed);
-  INFO(printed);
-  CHECK(status == gauss::kExitOk);
-  CHECK_THAT(printed, Catch::Contains("32768"));
-  std::ifstream file(sweep_csv);
-  std::string header;
-  std::getline(file, header);
-  CHECK(header == "api,device,pass,width,height,work_items,runs,median_ms,min_ms,max_ms,mpix_per_s,gbps,status");
-  int lines = 0;
-  for (std::string line; std::getline(file, line);) lines += line.find(",ok") != std::string::npos ? 1 : 0;
-  CHECK(lines == 3 * 11);  // three passes at eleven widths, all checked
+  check_sweep_csv("width_sweep");
+}
+
+TEST_CASE("03_coalescing: the height sweep runs, checks every point and writes its CSV", "[ch03][opencl]") {
+  check_sweep_csv("height_sweep");
 }
 
 // --- CUDA (run where there is a device, reported as skipped elsewhere) -------------
@@ -265,13 +356,19 @@ TEST_CASE("03_coalescing: CUDA recursive passes keep a constant image constant",
   check_constant_image(Api::Cuda);
 }
 
+TEST_CASE("03_coalescing: CUDA batched passes on lines around one and two batches", "[ch03][.][cuda]") {
+  check_batch_edges(Api::Cuda);
+}
+
 TEST_CASE("03_coalescing: CUDA FIR passes against the goldens and the CPU reference", "[ch03][.][cuda]") {
   check_fir_variants(Api::Cuda);
 }
 
-TEST_CASE("03_coalescing: the CUDA width sweep checks every point", "[ch03][.][cuda]") {
-  std::string printed;
-  const int status = gauss::test::run_captured(chapter(), sweep_command("cuda", ""), printed);
-  INFO(printed);
-  CHECK(status == gauss::kExitOk);
+TEST_CASE("03_coalescing: the CUDA width and height sweeps check every point", "[ch03][.][cuda]") {
+  for (const char* sweep : {"width_sweep", "height_sweep"}) {
+    std::string printed;
+    const int status = gauss::test::run_captured(chapter(), sweep_command("cuda", "", sweep), printed);
+    INFO(printed);
+    CHECK(status == gauss::kExitOk);
+  }
 }

@@ -67,7 +67,7 @@ void check_blurs(Api api) {
     for (const gauss::ImageSize size : gauss::test::awkward_sizes()) {
       const gauss::Image input = gauss::test::random_image(size.width, size.height, gauss::PixelFormat::Gray);
       const gauss::Image expected = chapter03::recursive_reference(input, sigma, chapter03::Passes::Both);
-      for (const char* name : {"rgv_rgh", "rgv_t_rgv_t"}) {
+      for (const char* name : {"rgv_rgh", "rgv_t_rgv_t", "rgv_rgh_b32", "rgv_t_rgv_t_b32"}) {
         const gauss::VariantResult result = gauss::test::run_once(chapter(), name, api, input, {sigma, 3}, expected);
         INFO(name << " (" << gauss::name_of(api) << ") at " << gauss::to_string(size) << ", sigma " << sigma
                   << ", random image seed " << gauss::test::kSeed << ": "
@@ -144,7 +144,10 @@ TEST_CASE("04_transpose: Apple's estimate table from Apple's copy rate", "[ch04]
   // Radius 15 (31 taps, sigma 5) gives Apple's counts: 962, 64, 10, 14
   // floats per pixel, and its estimates 30, 443, 2840, 2030 MP/s.
   const std::vector<chapter04::Estimate> rows = chapter04::estimates(15, 113.6);  // 14,200 MP/s x 8 bytes
-  REQUIRE(rows.size() == 5);
+  REQUIRE(rows.size() == 7);  // and the two recursive blurs again, 32 values in flight: the same counts
+  CHECK(rows[5].apple_floats == rows[3].apple_floats);
+  CHECK(rows[6].apple_floats == rows[4].apple_floats);
+  CHECK(rows[6].bytes == rows[4].bytes);
   CHECK(rows[0].apple_floats == 2);
   CHECK(rows[1].apple_floats == 962);
   CHECK(rows[2].apple_floats == 64);
@@ -165,13 +168,16 @@ TEST_CASE("04_transpose: the sections print their tables and write their CSV fil
   std::string printed;
   const int status = gauss::test::run_captured(
       chapter(),
-      {"04_transpose", "--api", "opencl", "--size", "45x31", "--repeat", "1", "--warmup", "0", "--variant", "rgv_rgh",
-       "--variant", "rgv_t_rgv_t", "--variant", "transpose_float", "--variant", "estimates", "--csv", csv},
+      {"04_transpose", "--api",     "opencl",          "--size",    "45x31",           "--repeat",    "1",
+       "--warmup",     "0",         "--variant",       "rgv_rgh",   "--variant",       "rgv_t_rgv_t", "--variant",
+       "rgv_rgh_b32",  "--variant", "rgv_t_rgv_t_b32", "--variant", "transpose_float", "--variant",   "estimates",
+       "--csv",        csv},
       printed);
   INFO(printed);
   CHECK(status == gauss::kExitOk);
   CHECK_THAT(printed, Catch::Contains("transpose_32x8_float"));
   CHECK_THAT(printed, Catch::Contains("V+T+V+T (rgv_t_rgv_t)"));
+  CHECK_THAT(printed, Catch::Contains("V+T+V+T, 32 in flight (rgv_t_rgv_t_b32)"));
   for (const char* section : {"transpose_float", "estimates"}) {
     std::ifstream file(gauss::test::scratch_dir() + "/04_sections." + section + ".csv");
     CHECK(file.good());

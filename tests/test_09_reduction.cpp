@@ -18,6 +18,7 @@
 #include "gauss/reference.hpp"
 #include "reduction.hpp"  // chapters/09_reduction
 #include "support.hpp"
+#include "support_02_04.hpp"  // run_captured
 
 namespace chapter09 {
 gauss::Chapter make_chapter();  // chapters/09_reduction/main.cpp
@@ -190,9 +191,65 @@ TEST_CASE("09_reduction: the checks: a wrong correct method fails, a wrong racy 
   CHECK_FALSE(stats.ok());
 }
 
+TEST_CASE("09_reduction: the sums rotate through enough copies of the input to miss the L2", "[ch09][unit]") {
+  constexpr std::size_t kMiB = std::size_t{1} << 20;
+  constexpr std::size_t kPhoto = 6720 * 4480;  // 30.1 MB
+  // The H200's 60 MiB L2: 5 other copies (150 MB) between two reads of one.
+  CHECK(chapter09::input_copies(kPhoto, 60 * kMiB, 141 * 1024 * kMiB) == 6);
+  const int copies = chapter09::input_copies(kPhoto, 60 * kMiB, 141 * 1024 * kMiB);
+  CHECK((copies - 1) * kPhoto >= 2 * 60 * kMiB);
+  // Larger than twice the L2: two copies are enough.
+  CHECK(chapter09::input_copies(256 * kMiB, 60 * kMiB, 141 * 1024 * kMiB) == 2);
+  // Small inputs: at most kMaxInputCopies; never more than a quarter of the memory; at least one.
+  CHECK(chapter09::input_copies(1000, chapter09::kAssumedL2, 141 * 1024 * kMiB) == chapter09::kMaxInputCopies);
+  CHECK(chapter09::input_copies(kPhoto, 60 * kMiB, 8 * kPhoto) == 2);
+  CHECK(chapter09::input_copies(kPhoto, 60 * kMiB, kPhoto) == 1);
+  CHECK(chapter09::input_copies(1, 0, 1) == 1);
+}
+
+TEST_CASE("09_reduction: run r sums copy r mod copies, every total checked", "[ch09][opencl]") {
+  // Three "copies", the middle one different: the runs that read it, and
+  // only those, must come out wrong, so every copy is read, in turn.
+  gauss::OpenClSession& cl = session();
+  chapter09::OpenClSummer summer(cl);
+  const std::vector<std::uint8_t> bytes = random_bytes(4099);
+  const std::vector<std::uint8_t> zeros(bytes.size(), 0);
+  std::vector<cl::Buffer> inputs;
+  for (const std::vector<std::uint8_t>* copy : {&bytes, &zeros, &bytes}) {
+    inputs.emplace_back(cl.context, CL_MEM_READ_ONLY, copy->size());
+    cl.queue.enqueueWriteBuffer(inputs.back(), CL_TRUE, 0, copy->size(), copy->data());
+  }
+  const std::uint64_t exact = chapter09::sum_exact(bytes.data(), bytes.size());
+  const gauss::RunSettings settings{1, 9, 0.0};  // runs 1..9 timed: 3 of them read the zeros
+  for (const chapter09::SumMethodInfo& info : chapter09::sum_methods()) {
+    if (!info.correct) continue;
+    const chapter09::SumStats stats =
+        chapter09::measure_sum_rotating(summer, info, "OpenCL", inputs, bytes.size(), exact, settings);
+    INFO(info.name << ": error '" << stats.error << "', skipped '" << stats.skipped << "'");
+    REQUIRE(stats.error.empty());
+    if (!stats.skipped.empty()) continue;
+    REQUIRE(stats.totals.size() == 9);
+    for (std::size_t run = 0; run < stats.totals.size(); ++run)
+      CHECK(stats.totals[run] == ((run + 1) % 3 == 1 ? 0 : exact));
+    CHECK(stats.wrong() == 3);
+    CHECK_FALSE(stats.ok());
+  }
+}
+
 TEST_CASE("09_reduction: the chapter's sections run clean", "[ch09][opencl]") {
   const char* argv[] = {"09_reduction", "--api", "opencl", "--size", "64x48", "--repeat", "3", "--warmup", "1"};
   CHECK(chapter().run(static_cast<int>(std::size(argv)), argv) == 0);
+}
+
+TEST_CASE("09_reduction: the ladder says how many copies of the input it rotates through", "[ch09][opencl]") {
+  std::string printed;
+  const int status = gauss::test::run_captured(chapter(),
+                                               {"09_reduction", "--api", "opencl", "--size", "64x48", "--repeat", "2",
+                                                "--warmup", "1", "--variant", "reduction"},
+                                               printed);
+  INFO(printed);
+  CHECK(status == 0);
+  CHECK_THAT(printed, Catch::Contains("OpenCL: the timed sums rotate through 32 copies of the input"));
 }
 
 #ifdef GAUSS_HAVE_CUDA

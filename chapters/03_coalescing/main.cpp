@@ -14,6 +14,9 @@
 // Both run alone (one direction of the blur) and together as the full 2-D
 // blur (rgv_rgh), all on 8-bit images in and out with float intermediates,
 // checked against a CPU reference of the same recursive filter in double.
+// Then the same passes with 16 or 32 values loaded per work-item before the
+// arithmetic (rgh_b16, rgv_b32, rgv_rgh_b32, ...): the same results, many
+// loads in flight per item instead of one (memory-level parallelism).
 // For contrast, the ordinary FIR Gaussian in separable passes with one item
 // per pixel (fir_h, fir_v, fir_separable), checked against the Gaussian blur
 // of the whole tutorial.
@@ -81,6 +84,18 @@ gauss::Chapter make_chapter() {
                    "recursive_columns"};
   const Listed rgv_rgh{"rgv_rgh", "the full recursive blur: rgv into a float image, then rgh into the output",
                        "recursive"};
+  // The same passes, each item loading 16 or 32 values of its line before it
+  // computes them: one load in flight per item becomes 16 or 32.
+  const Listed rgh_b16{"rgh_b16", "rgh, 16 values of the row loaded per item before the arithmetic", "recursive_rows"};
+  const Listed rgh_b32{"rgh_b32", "rgh, 32 values of the row loaded per item before the arithmetic", "recursive_rows"};
+  const Listed rgv_b16{"rgv_b16", "rgv, 16 values of the column loaded per item before the arithmetic",
+                       "recursive_columns"};
+  const Listed rgv_b32{"rgv_b32", "rgv, 32 values of the column loaded per item before the arithmetic",
+                       "recursive_columns"};
+  const Listed rgv_rgh_b16{"rgv_rgh_b16", "the full recursive blur, both passes 16 values in flight per item",
+                           "recursive"};
+  const Listed rgv_rgh_b32{"rgv_rgh_b32", "the full recursive blur, both passes 32 values in flight per item",
+                           "recursive"};
   const Listed fir_h{"fir_h", "Gaussian (2R+1 taps) along rows, one item per pixel", "gaussian_rows"};
   const Listed fir_v{"fir_v", "Gaussian (2R+1 taps) down columns, one item per pixel", "gaussian_columns"};
   const Listed fir_separable{"fir_separable",
@@ -92,6 +107,12 @@ gauss::Chapter make_chapter() {
   opencl(rgh, recursive_pass_opencl(Line::Rows));
   opencl(rgv, recursive_pass_opencl(Line::Columns));
   opencl(rgv_rgh, recursive_blur_opencl());
+  opencl(rgh_b16, recursive_pass_opencl(Line::Rows, 16));
+  opencl(rgh_b32, recursive_pass_opencl(Line::Rows, 32));
+  opencl(rgv_b16, recursive_pass_opencl(Line::Columns, 16));
+  opencl(rgv_b32, recursive_pass_opencl(Line::Columns, 32));
+  opencl(rgv_rgh_b16, recursive_blur_opencl(16));
+  opencl(rgv_rgh_b32, recursive_blur_opencl(32));
   opencl(fir_h, fir_pass_opencl(Line::Rows));
   opencl(fir_v, fir_pass_opencl(Line::Columns));
   opencl(fir_separable, fir_separable_opencl());
@@ -102,6 +123,12 @@ gauss::Chapter make_chapter() {
   cuda(rgh, recursive_pass_cuda(Line::Rows));
   cuda(rgv, recursive_pass_cuda(Line::Columns));
   cuda(rgv_rgh, recursive_blur_cuda());
+  cuda(rgh_b16, recursive_pass_cuda(Line::Rows, 16));
+  cuda(rgh_b32, recursive_pass_cuda(Line::Rows, 32));
+  cuda(rgv_b16, recursive_pass_cuda(Line::Columns, 16));
+  cuda(rgv_b32, recursive_pass_cuda(Line::Columns, 32));
+  cuda(rgv_rgh_b16, recursive_blur_cuda(16));
+  cuda(rgv_rgh_b32, recursive_blur_cuda(32));
   cuda(fir_h, fir_pass_cuda(Line::Rows));
   cuda(fir_v, fir_pass_cuda(Line::Columns));
   cuda(fir_separable, fir_separable_cuda());
@@ -112,8 +139,12 @@ gauss::Chapter make_chapter() {
   // rgv launches one work-item per column: a 6720-pixel-wide photo gives the
   // GPU 6720 items, where an H200 holds 270,336 at once. Sweeping the width
   // at a fixed height shows the rate climb with the number of columns.
-  chapter.add_section("width_sweep", "Megapixels per second against image width (rgh, rgv, fir_h)", width_sweep_section,
-                      gauss::Chapter::SectionRuns::OnRequest);
+  chapter.add_section("width_sweep", "Megapixels per second against image width (rgh, rgv, rgv_b16, rgv_b32, fir_h)",
+                      width_sweep_section, gauss::Chapter::SectionRuns::OnRequest);
+  // Its mirror: rgh's items are the rows, so sweep the height at a fixed
+  // width, one value and 16 or 32 values in flight per item.
+  chapter.add_section("height_sweep", "Megapixels per second against image height (rgv, rgh, rgh_b16, rgh_b32, fir_v)",
+                      height_sweep_section, gauss::Chapter::SectionRuns::OnRequest);
 
   // The exercise (README, section Exercise): rg_columns in
   // recursive_gauss.cl/.cu, the coalesced rgV, left to the student. rgv runs

@@ -1,7 +1,8 @@
 // Chapter 03's second program part: the GPU passes on the host side, in both
-// APIs (building and enqueueing one recursive or FIR pass, the full recursive
-// blur as a variant set-up), and the width sweep that times one pass against
-// the image's width (section "width_sweep"). The declarations come first,
+// APIs (building and enqueueing one recursive or FIR pass, one value or a
+// batch of values in flight per work-item, the full recursive blur as a
+// variant set-up), and the sweeps that time the passes against the image's
+// width (section "width_sweep") and height (section "height_sweep"). The declarations come first,
 // then their definitions. These are the launchers of chapter 03's kernels:
 // chapter 04, which borrows the kernels (USES 03_coalescing puts this folder
 // on its include path), launches them through this file.
@@ -19,12 +20,14 @@
 #include "gauss/section_tools.hpp"
 #include "gauss/table.hpp"
 #include "gauss/variant.hpp"
-#include "gaussian_fir_cl.hpp"     // embedded gaussian_fir.cl
-#include "recursive_gauss_cl.hpp"  // embedded recursive_gauss.cl
+#include "gaussian_fir_cl.hpp"             // embedded gaussian_fir.cl
+#include "recursive_gauss_batched_cl.hpp"  // embedded recursive_gauss_batched.cl
+#include "recursive_gauss_cl.hpp"          // embedded recursive_gauss.cl
 #ifdef GAUSS_HAVE_CUDA
 #include "gauss/cuda.hpp"
 #include "gaussian_fir.cuh"
 #include "recursive_gauss.cuh"
+#include "recursive_gauss_batched.cuh"
 #endif
 
 namespace chapter03 {
@@ -35,10 +38,18 @@ namespace chapter03 {
 /// of 64 would leave 27 SMs without work).
 inline constexpr int kLineGroup = 32;
 
-/// One recursive pass (recursive_gauss.cl) built for one pair of element types.
+/// Values each work-item loads before the arithmetic: 1 is the lesson's
+/// filter_line() (one load in flight per item, recursive_gauss.cl/.cu), 16
+/// and 32 the batched passes (recursive_gauss_batched.cl/.cu). The batched
+/// passes compute the same expressions in the same order: the same results.
+inline constexpr int kOneAtATime = 1;
+
+/// One recursive pass built for one pair of element types: recursive_gauss.cl
+/// for @p batch 1, recursive_gauss_batched.cl with -D BATCH=@p batch otherwise.
 class RecursivePassCl {
  public:
-  RecursivePassCl(gauss::OpenClSession& cl, Line line, Element in, Element out, int group = kLineGroup);
+  RecursivePassCl(gauss::OpenClSession& cl, Line line, Element in, Element out, int group = kLineGroup,
+                  int batch = kOneAtATime);
 
   /// Enqueues the pass over a width x height image. Pitches are in elements;
   /// @p forward is a float scratch image for the causal pass.
@@ -85,25 +96,33 @@ class CudaFloatImage {
 
 // --- Variant set-ups (8-bit image in, 8-bit image out) -----------------------------
 
-/// One recursive pass alone, rgH (Line::Rows) or rgV (Line::Columns); the
-/// causal pass's results wait in a float scratch image allocated at set-up.
-gauss::OpenClSetup recursive_pass_opencl(Line line);
+/// One recursive pass alone, rgH (Line::Rows) or rgV (Line::Columns), with
+/// @p batch values loaded per item before the arithmetic (1: one at a time);
+/// the causal pass's results wait in a float scratch image allocated at set-up.
+gauss::OpenClSetup recursive_pass_opencl(Line line, int batch = kOneAtATime);
 /// One FIR pass alone, along rows or down columns, one item per pixel.
 gauss::OpenClSetup fir_pass_opencl(Line line);
 /// The separable FIR blur: rows into a float image, then columns into the output.
 gauss::OpenClSetup fir_separable_opencl();
 #ifdef GAUSS_HAVE_CUDA
-gauss::CudaSetup recursive_pass_cuda(Line line);
+gauss::CudaSetup recursive_pass_cuda(Line line, int batch = kOneAtATime);
 gauss::CudaSetup fir_pass_cuda(Line line);
 gauss::CudaSetup fir_separable_cuda();
 #endif
 
 /// The full recursive blur, rgV then rgH: the 8-bit image down the columns
-/// into a float image, that along the rows into the 8-bit output. Its
-/// float scratch images are allocated once, at set-up.
-gauss::OpenClSetup recursive_blur_opencl();
+/// into a float image, that along the rows into the 8-bit output, both passes
+/// with @p batch values loaded per item. Its float scratch images are
+/// allocated once, at set-up.
+gauss::OpenClSetup recursive_blur_opencl(int batch = kOneAtATime);
 #ifdef GAUSS_HAVE_CUDA
-gauss::CudaSetup recursive_blur_cuda();
+gauss::CudaSetup recursive_blur_cuda(int batch = kOneAtATime);
+
+/// One recursive pass in CUDA: launch_recursive_pass() for @p batch 1,
+/// launch_recursive_pass_batched() otherwise.
+void launch_recursive(Line line, int batch, Element in_type, const void* in, int in_pitch, float* forward,
+                      int forward_pitch, Element out_type, void* out, int out_pitch, int width, int height,
+                      const DericheTaps& taps, cudaStream_t stream);
 #endif
 
 // --- Definitions ---------------------------------------------------------------------
@@ -115,10 +134,14 @@ inline std::string type_options(Element in, Element out) {
          " -D OUT_IS_BYTE=" + (out == Element::U8 ? "1" : "0");
 }
 
-inline RecursivePassCl::RecursivePassCl(gauss::OpenClSession& cl, Line line, Element in, Element out, int group)
+inline RecursivePassCl::RecursivePassCl(gauss::OpenClSession& cl, Line line, Element in, Element out, int group,
+                                        int batch)
     : cl_(&cl),
-      kernel_(cl.kernel(gauss::embedded::recursive_gauss_cl, line == Line::Rows ? "rg_rows" : "rg_columns",
-                        type_options(in, out))),
+      kernel_(batch == kOneAtATime ? cl.kernel(gauss::embedded::recursive_gauss_cl,
+                                               line == Line::Rows ? "rg_rows" : "rg_columns", type_options(in, out))
+                                   : cl.kernel(gauss::embedded::recursive_gauss_batched_cl,
+                                               line == Line::Rows ? "rg_rows_batched" : "rg_columns_batched",
+                                               type_options(in, out) + " -D BATCH=" + std::to_string(batch))),
       line_(line),
       group_(group) {}
 
@@ -165,9 +188,9 @@ inline float* CudaFloatImage::data() const { return reinterpret_cast<float*>(buf
 // --- One recursive pass alone ----------------------------------------------------
 // 8-bit in, 8-bit out, like every variant; the causal pass's results wait in
 // a float scratch image allocated once, at set-up.
-inline gauss::OpenClSetup recursive_pass_opencl(Line line) {
-  return [line](gauss::OpenClSession& cl, const gauss::Problem& p) -> gauss::OpenClLaunch {
-    RecursivePassCl pass(cl, line, Element::U8, Element::U8);
+inline gauss::OpenClSetup recursive_pass_opencl(Line line, int batch) {
+  return [line, batch](gauss::OpenClSession& cl, const gauss::Problem& p) -> gauss::OpenClLaunch {
+    RecursivePassCl pass(cl, line, Element::U8, Element::U8, kLineGroup, batch);
     const cl::Buffer forward = float_image(cl, p.image.width, p.image.height);
     const DericheTaps taps = deriche_taps(p.blur.sigma);
     return [=](const cl::Buffer& in, const cl::Buffer& out) mutable {
@@ -204,13 +227,25 @@ inline gauss::OpenClSetup fir_separable_opencl() {
 }
 
 #ifdef GAUSS_HAVE_CUDA
-inline gauss::CudaSetup recursive_pass_cuda(Line line) {
-  return [line](const gauss::Problem& p) -> gauss::CudaLaunch {
+inline void launch_recursive(Line line, int batch, Element in_type, const void* in, int in_pitch, float* forward,
+                             int forward_pitch, Element out_type, void* out, int out_pitch, int width, int height,
+                             const DericheTaps& taps, cudaStream_t stream) {
+  if (batch == kOneAtATime) {
+    launch_recursive_pass(line, in_type, in, in_pitch, forward, forward_pitch, out_type, out, out_pitch, width, height,
+                          taps, kLineGroup, stream);
+  } else {
+    launch_recursive_pass_batched(line, batch, in_type, in, in_pitch, forward, forward_pitch, out_type, out, out_pitch,
+                                  width, height, taps, kLineGroup, stream);
+  }
+}
+
+inline gauss::CudaSetup recursive_pass_cuda(Line line, int batch) {
+  return [line, batch](const gauss::Problem& p) -> gauss::CudaLaunch {
     const CudaFloatImage forward(p.image.width, p.image.height);
     const DericheTaps taps = deriche_taps(p.blur.sigma);
     return [=](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-      launch_recursive_pass(line, Element::U8, in, p.image.pitch, forward.data(), p.image.width, Element::U8, out,
-                            p.image.pitch, p.image.width, p.image.height, taps, kLineGroup, stream);
+      launch_recursive(line, batch, Element::U8, in, p.image.pitch, forward.data(), p.image.width, Element::U8, out,
+                       p.image.pitch, p.image.width, p.image.height, taps, stream);
     };
   };
 }
@@ -240,14 +275,14 @@ inline gauss::CudaSetup fir_separable_cuda() {
 
 // --- The full recursive blur -------------------------------------------------------
 
-inline gauss::OpenClSetup recursive_blur_opencl() {
-  return [](gauss::OpenClSession& cl, const gauss::Problem& p) -> gauss::OpenClLaunch {
+inline gauss::OpenClSetup recursive_blur_opencl(int batch) {
+  return [batch](gauss::OpenClSession& cl, const gauss::Problem& p) -> gauss::OpenClLaunch {
     const int width = p.image.width;
     const int height = p.image.height;
-    RecursivePassCl down(cl, Line::Columns, Element::U8, Element::F32);  // rgV: 8-bit in, float out
-    RecursivePassCl along(cl, Line::Rows, Element::F32, Element::U8);    // rgH: float in, 8-bit out
-    const cl::Buffer forward = float_image(cl, width, height);           // the causal passes' scratch
-    const cl::Buffer blurred_columns = float_image(cl, width, height);   // rgV's result
+    RecursivePassCl down(cl, Line::Columns, Element::U8, Element::F32, kLineGroup, batch);  // rgV: 8-bit in, float out
+    RecursivePassCl along(cl, Line::Rows, Element::F32, Element::U8, kLineGroup, batch);    // rgH: float in, 8-bit out
+    const cl::Buffer forward = float_image(cl, width, height);          // the causal passes' scratch
+    const cl::Buffer blurred_columns = float_image(cl, width, height);  // rgV's result
     const DericheTaps taps = deriche_taps(p.blur.sigma);
     return [=](const cl::Buffer& in, const cl::Buffer& out) mutable {
       const cl::Event first =
@@ -260,8 +295,8 @@ inline gauss::OpenClSetup recursive_blur_opencl() {
 }
 
 #ifdef GAUSS_HAVE_CUDA
-inline gauss::CudaSetup recursive_blur_cuda() {
-  return [](const gauss::Problem& p) -> gauss::CudaLaunch {
+inline gauss::CudaSetup recursive_blur_cuda(int batch) {
+  return [batch](const gauss::Problem& p) -> gauss::CudaLaunch {
     const int width = p.image.width;
     const int height = p.image.height;
     const CudaFloatImage forward(width, height);          // the causal passes' scratch
@@ -270,30 +305,36 @@ inline gauss::CudaSetup recursive_blur_cuda() {
     return [=](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
       float* scratch = forward.data();
       float* columns = blurred_columns.data();
-      launch_recursive_pass(Line::Columns, Element::U8, in, p.image.pitch, scratch, width, Element::F32, columns, width,
-                            width, height, taps, kLineGroup, stream);
-      launch_recursive_pass(Line::Rows, Element::F32, columns, width, scratch, width, Element::U8, out, p.image.pitch,
-                            width, height, taps, kLineGroup, stream);
+      launch_recursive(Line::Columns, batch, Element::U8, in, p.image.pitch, scratch, width, Element::F32, columns,
+                       width, width, height, taps, stream);
+      launch_recursive(Line::Rows, batch, Element::F32, columns, width, scratch, width, Element::U8, out, p.image.pitch,
+                       width, height, taps, stream);
     };
   };
 }
 #endif
 
-// --- The width sweep (section "width_sweep") -----------------------------------------
+// --- The sweeps (sections "width_sweep" and "height_sweep") ----------------------------
 
-/// The widths swept: 32, 64, ..., 32768.
-std::vector<int> sweep_widths();
+/// The sizes swept along one axis: 32, 64, ..., 32768.
+std::vector<int> sweep_sizes();
 
-/// rgh, rgv and fir_h on seeded random images of the height of --size and
-/// every width of sweep_widths(), each run by the common runners (rotating,
-/// poisoned buffers, events) and checked against its CPU reference; prints
-/// megapixels per second and writes <--csv>.width_sweep.csv.
+/// The width sweep: rgh, rgv (one value and 16 and 32 values in flight per
+/// item) and fir_h on seeded random images of the height of --size and every
+/// width of sweep_sizes(); rgv's work-items are the columns, so its rate
+/// follows the width. The height sweep is its mirror: rgv, rgh (1, 16, 32)
+/// and fir_v at the width of --size and every height, rgh's work-items being
+/// the rows. Each point is run by the common runners (rotating, poisoned
+/// buffers, events) and checked against its CPU reference; they print
+/// megapixels per second and write <--csv>.width_sweep.csv /
+/// <--csv>.height_sweep.csv.
 void width_sweep_section(gauss::SectionContext& context);
+void height_sweep_section(gauss::SectionContext& context);
 
 // A seeded random image: every pixel differs from its neighbours.
 inline gauss::Image random_image(int width, int height) {
   gauss::Image image = gauss::Image::make(width, height, gauss::PixelFormat::Gray);
-  std::uint32_t state = 20261121u ^ static_cast<std::uint32_t>(width);
+  std::uint32_t state = 20261121u ^ static_cast<std::uint32_t>(width) ^ (static_cast<std::uint32_t>(height) << 16);
   for (std::uint8_t& value : image.pixels) {
     state = state * 1664525u + 1013904223u;  // a linear congruential generator: enough for test pixels
     value = static_cast<std::uint8_t>(state >> 24);
@@ -305,10 +346,29 @@ struct SweptPass {
   const char* name;
   Line line;
   bool recursive;
+  int batch;  // values loaded per item before the arithmetic (recursive passes)
 };
 
-inline const SweptPass kPasses[] = {
-    {"rgh", Line::Rows, true}, {"rgv", Line::Columns, true}, {"fir_h", Line::Rows, false}};
+// The width sweep's passes: the row pass, the column pass (whose items the
+// width counts) one value and a batch at a time, and the FIR pass along rows.
+inline const std::vector<SweptPass>& width_sweep_passes() {
+  static const std::vector<SweptPass> passes{{"rgh", Line::Rows, true, kOneAtATime},
+                                             {"rgv", Line::Columns, true, kOneAtATime},
+                                             {"rgv_b16", Line::Columns, true, 16},
+                                             {"rgv_b32", Line::Columns, true, 32},
+                                             {"fir_h", Line::Rows, false, kOneAtATime}};
+  return passes;
+}
+
+// Its mirror: the row pass's items are what the height counts.
+inline const std::vector<SweptPass>& height_sweep_passes() {
+  static const std::vector<SweptPass> passes{{"rgv", Line::Columns, true, kOneAtATime},
+                                             {"rgh", Line::Rows, true, kOneAtATime},
+                                             {"rgh_b16", Line::Rows, true, 16},
+                                             {"rgh_b32", Line::Rows, true, 32},
+                                             {"fir_v", Line::Columns, false, kOneAtATime}};
+  return passes;
+}
 
 inline gauss::Variant make_variant(const SweptPass& pass, gauss::Api api) {
   gauss::Variant variant;
@@ -316,51 +376,55 @@ inline gauss::Variant make_variant(const SweptPass& pass, gauss::Api api) {
   variant.api = api;
   variant.tolerance = gauss::kFloatTolerance;
   if (api == gauss::Api::OpenCL) {
-    variant.opencl = pass.recursive ? recursive_pass_opencl(pass.line) : fir_pass_opencl(pass.line);
+    variant.opencl = pass.recursive ? recursive_pass_opencl(pass.line, pass.batch) : fir_pass_opencl(pass.line);
   }
 #ifdef GAUSS_HAVE_CUDA
   if (api == gauss::Api::Cuda)
-    variant.cuda = pass.recursive ? recursive_pass_cuda(pass.line) : fir_pass_cuda(pass.line);
+    variant.cuda = pass.recursive ? recursive_pass_cuda(pass.line, pass.batch) : fir_pass_cuda(pass.line);
 #endif
   return variant;
 }
 
-inline std::vector<int> sweep_widths() {
-  std::vector<int> widths;
-  for (int width = 32; width <= 32768; width *= 2) widths.push_back(width);
-  return widths;
+inline std::vector<int> sweep_sizes() {
+  std::vector<int> sizes;
+  for (int size = 32; size <= 32768; size *= 2) sizes.push_back(size);
+  return sizes;
 }
 
-inline void width_sweep_section(gauss::SectionContext& context) {
+// One sweep: @p along is the axis that varies (Line::Columns: the width,
+// Line::Rows: the height), the other one comes from --size.
+inline void sweep_section(gauss::SectionContext& context, Line along, const std::vector<SweptPass>& passes) {
   using gauss::sections::format_ms;
   using gauss::sections::format_significant;
-  const int height = context.input.height;
+  const bool widths = along == Line::Columns;
+  const char* axis = widths ? "width" : "height";
+  const int fixed = widths ? context.input.height : context.input.width;
   const gauss::RunSettings settings = gauss::sections::run_settings(context.options);
-  context.out << "height " << height << " (from --size), widths 32 to 32768; sigma " << context.blur.sigma
-              << ", fir_h radius " << context.blur.radius
-              << "; work-items = rows (rgh), columns (rgv) or pixels (fir_h); MP/s = width x height / median time\n\n";
+  context.out << (widths ? "height " : "width ") << fixed << " (from --size), " << axis << "s 32 to 32768; sigma "
+              << context.blur.sigma << ", FIR radius " << context.blur.radius
+              << "; work-items = rows (rgh), columns (rgv) or pixels (fir); _b16/_b32: 16/32 values loaded per "
+                 "item before the arithmetic; MP/s = width x height / median time\n\n";
 
-  gauss::Table table({{"API", gauss::Table::Align::Left},
-                      {"width"},
-                      {"rgh ms"},
-                      {"rgh MP/s"},
-                      {"rgv ms"},
-                      {"rgv MP/s"},
-                      {"fir_h ms"},
-                      {"fir_h MP/s"},
-                      {"check", gauss::Table::Align::Left}});
+  std::vector<gauss::Table::Column> columns{{"API", gauss::Table::Align::Left}, {axis}};
+  for (const SweptPass& pass : passes) {
+    columns.push_back({std::string(pass.name) + " ms"});
+    columns.push_back({std::string(pass.name) + " MP/s"});
+  }
+  columns.push_back({"check", gauss::Table::Align::Left});
+  gauss::Table table(columns);
   gauss::sections::CsvFile csv({"api", "device", "pass", "width", "height", "work_items", "runs", "median_ms", "min_ms",
                                 "max_ms", "mpix_per_s", "gbps", "status"});
 
-  // One API at one width: each pass through the common runner, against the
-  // references computed once per width for both APIs.
+  // One API at one size: each pass through the common runner, against the
+  // references computed once per size for both APIs.
   auto measure = [&](gauss::Api api, const std::string& device, const gauss::Image& input,
                      const std::vector<gauss::Image>& references, auto& runner) {
     const int width = input.width;
-    std::vector<std::string> cells{gauss::name_of(api), std::to_string(width)};
+    const int height = input.height;
+    std::vector<std::string> cells{gauss::name_of(api), std::to_string(widths ? width : height)};
     std::string check = "ok";
-    for (std::size_t i = 0; i < std::size(kPasses); ++i) {
-      const SweptPass& pass = kPasses[i];
+    for (std::size_t i = 0; i < passes.size(); ++i) {
+      const SweptPass& pass = passes[i];
       const gauss::VariantResult result = runner.run(make_variant(pass, api), context.blur, references[i], settings);
       const double mpix = result.ok() ? static_cast<double>(width) * height / (result.time.median_ms * 1e3) : 0.0;
       if (!result.ok()) {
@@ -380,14 +444,14 @@ inline void width_sweep_section(gauss::SectionContext& context) {
     table.add_row(cells);
   };
 
-  for (const int width : sweep_widths()) {
-    const gauss::Image input = random_image(width, height);
+  for (const int size : sweep_sizes()) {
+    const gauss::Image input = widths ? random_image(size, fixed) : random_image(fixed, size);
     std::vector<gauss::Image> references;
-    for (const SweptPass& pass : kPasses) {
-      references.push_back(
-          pass.recursive
-              ? recursive_reference(input, context.blur.sigma, pass.line == Line::Rows ? Passes::Rows : Passes::Columns)
-              : gaussian_pass_reference(input, context.blur.sigma, context.blur.radius, Passes::Rows));
+    for (const SweptPass& pass : passes) {
+      const Passes direction = pass.line == Line::Rows ? Passes::Rows : Passes::Columns;
+      references.push_back(pass.recursive
+                               ? recursive_reference(input, context.blur.sigma, direction)
+                               : gaussian_pass_reference(input, context.blur.sigma, context.blur.radius, direction));
     }
     if (context.opencl != nullptr) {
       gauss::OpenClRunner runner(*context.opencl, input);
@@ -402,7 +466,15 @@ inline void width_sweep_section(gauss::SectionContext& context) {
   }
   table.print(context.out);
   context.out << "\nEach point is checked against its CPU reference on a seeded random image.\n";
-  csv.write(context.options, "width_sweep", context.out);
+  csv.write(context.options, widths ? "width_sweep" : "height_sweep", context.out);
+}
+
+inline void width_sweep_section(gauss::SectionContext& context) {
+  sweep_section(context, Line::Columns, width_sweep_passes());
+}
+
+inline void height_sweep_section(gauss::SectionContext& context) {
+  sweep_section(context, Line::Rows, height_sweep_passes());
 }
 
 }  // namespace chapter03

@@ -8,6 +8,9 @@
 //   rgv_rgh       rgV, then rgH                 (chapter 03's full blur)
 //   rgv_t_rgv_t   rgV, transpose, rgV, transpose (Apple's fix)
 //
+// and both again with chapter 03's batched passes (32 values in flight per
+// work-item: rgv_rgh_b32, rgv_t_rgv_t_b32), where the coalesced rgV is fast.
+//
 // That only pays if a transpose is cheap, and a transpose reads rows and
 // writes columns: one of the two is uncoalesced unless the kernel stages the
 // data through local memory. The transposes, from the naive one to the
@@ -70,10 +73,20 @@ gauss::Chapter make_chapter() {
   chapter.add_opencl("rgv_rgh", rgv_rgh, chapter03::recursive_blur_opencl()).reference = "recursive";
   chapter.add_opencl("rgv_t_rgv_t", pipeline, pipeline_opencl()).reference = "recursive";
   chapter.add_opencl("fir_separable", fir, chapter03::fir_separable_opencl());
+  // Both blurs again with chapter 03's batched passes: 32 values loaded per
+  // item before the arithmetic, so that each recursive pass keeps 32 loads in
+  // flight instead of one; then the coalesced rgV pays off, and the pipeline
+  // is worth its transposes.
+  const char* rgv_rgh_b32 = "rgv_rgh with 32 values in flight per item (chapter 03's rgv_b32, then rgh_b32)";
+  const char* pipeline_b32 = "rgv_t_rgv_t with 32 values in flight per item in both rgv passes";
+  chapter.add_opencl("rgv_rgh_b32", rgv_rgh_b32, chapter03::recursive_blur_opencl(32)).reference = "recursive";
+  chapter.add_opencl("rgv_t_rgv_t_b32", pipeline_b32, pipeline_opencl(32)).reference = "recursive";
 #ifdef GAUSS_HAVE_CUDA
   chapter.add_cuda("rgv_rgh", rgv_rgh, chapter03::recursive_blur_cuda()).reference = "recursive";
   chapter.add_cuda("rgv_t_rgv_t", pipeline, pipeline_cuda()).reference = "recursive";
   chapter.add_cuda("fir_separable", fir, chapter03::fir_separable_cuda());
+  chapter.add_cuda("rgv_rgh_b32", rgv_rgh_b32, chapter03::recursive_blur_cuda(32)).reference = "recursive";
+  chapter.add_cuda("rgv_t_rgv_t_b32", pipeline_b32, pipeline_cuda(32)).reference = "recursive";
 #endif
   chapter.set_baseline("cpu_recursive");
 

@@ -61,10 +61,11 @@ inline constexpr TransposeKind kPipelineTranspose = TransposeKind::Tiled32x8;
 
 /// Apple's fix for rgH: rgV, transpose, rgV, transpose. Both recursive passes
 /// walk down columns (coalesced); the first reads the 8-bit image, the last
-/// transpose writes it; everything between is float.
-gauss::OpenClSetup pipeline_opencl();
+/// transpose writes it; everything between is float. Both rgV passes load
+/// @p batch values per item before the arithmetic (chapter 03: 1, 16 or 32).
+gauss::OpenClSetup pipeline_opencl(int batch = chapter03::kOneAtATime);
 #ifdef GAUSS_HAVE_CUDA
-gauss::CudaSetup pipeline_cuda();
+gauss::CudaSetup pipeline_cuda(int batch = chapter03::kOneAtATime);
 #endif
 
 /// Section "transpose_float": every transpose on a float image of --size,
@@ -193,12 +194,12 @@ inline gauss::OpenClSetup transpose_opencl(TransposeKind kind) {
   };
 }
 
-inline gauss::OpenClSetup pipeline_opencl() {
-  return [](gauss::OpenClSession& cl, const gauss::Problem& p) -> gauss::OpenClLaunch {
+inline gauss::OpenClSetup pipeline_opencl(int batch) {
+  return [batch](gauss::OpenClSession& cl, const gauss::Problem& p) -> gauss::OpenClLaunch {
     const int width = p.image.width;
     const int height = p.image.height;
-    chapter03::RecursivePassCl first_down(cl, Line::Columns, Element::U8, Element::F32);
-    chapter03::RecursivePassCl second_down(cl, Line::Columns, Element::F32, Element::F32);
+    chapter03::RecursivePassCl first_down(cl, Line::Columns, Element::U8, Element::F32, chapter03::kLineGroup, batch);
+    chapter03::RecursivePassCl second_down(cl, Line::Columns, Element::F32, Element::F32, chapter03::kLineGroup, batch);
     TransposeCl turn(cl, kPipelineTranspose, Element::F32, Element::F32);
     TransposeCl turn_back(cl, kPipelineTranspose, Element::F32, Element::U8);
     const cl::Buffer forward = chapter03::float_image(cl, width, height);  // the causal passes' scratch
@@ -231,8 +232,8 @@ inline gauss::CudaSetup transpose_cuda(TransposeKind kind) {
   };
 }
 
-inline gauss::CudaSetup pipeline_cuda() {
-  return [](const gauss::Problem& p) -> gauss::CudaLaunch {
+inline gauss::CudaSetup pipeline_cuda(int batch) {
+  return [batch](const gauss::Problem& p) -> gauss::CudaLaunch {
     const int width = p.image.width;
     const int height = p.image.height;
     const chapter03::CudaFloatImage forward(width, height);  // the causal passes' scratch
@@ -243,11 +244,11 @@ inline gauss::CudaSetup pipeline_cuda() {
       float* scratch = forward.data();
       float* fa = a.data();
       float* fb = b.data();
-      chapter03::launch_recursive_pass(Line::Columns, Element::U8, in, p.image.pitch, scratch, width, Element::F32, fa,
-                                       width, width, height, taps, chapter03::kLineGroup, stream);
+      chapter03::launch_recursive(Line::Columns, batch, Element::U8, in, p.image.pitch, scratch, width, Element::F32,
+                                  fa, width, width, height, taps, stream);
       launch_transpose(kPipelineTranspose, Element::F32, fa, width, Element::F32, fb, height, width, height, stream);
-      chapter03::launch_recursive_pass(Line::Columns, Element::F32, fb, height, scratch, height, Element::F32, fa,
-                                       height, height, width, taps, chapter03::kLineGroup, stream);
+      chapter03::launch_recursive(Line::Columns, batch, Element::F32, fb, height, scratch, height, Element::F32, fa,
+                                  height, height, width, taps, stream);
       launch_transpose(kPipelineTranspose, Element::F32, fa, height, Element::U8, out, p.image.pitch, height, width,
                        stream);
     };
@@ -372,6 +373,10 @@ inline std::vector<Estimate> estimates(int radius, double copy_gbps) {
       // Two recursive passes and two transposes (2 floats each); here rgV
       // 8-bit to float 14, transpose 8, rgV float to float 20, transpose to 8-bit 5.
       {"V+T+V+T (rgv_t_rgv_t)", "rgv_t_rgv_t", 14, 0, 0, 47},
+      // The same two, each item loading 32 values of its line before the
+      // arithmetic (chapter 03's memory-level parallelism): the same bytes.
+      {"recursive, 32 in flight (rgv_rgh_b32)", "rgv_rgh_b32", 10, 0, 0, 31},
+      {"V+T+V+T, 32 in flight (rgv_t_rgv_t_b32)", "rgv_t_rgv_t_b32", 14, 0, 0, 47},
   };
   for (Estimate& row : rows) {
     row.apple_estimate = apple_copy_floats / row.apple_floats;

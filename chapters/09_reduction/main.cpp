@@ -69,8 +69,8 @@ gauss::Chapter make_chapter() {
                         const std::uint64_t exact = sum_exact(bytes.data(), n);
                         const gauss::RunSettings settings = settings_of(context.options);
                         const std::vector<SumStats> all =
-                            sums_on_each_api(context, "sum.", [&](auto& summer, const char* api, const auto& data) {
-                              return run_ladder(summer, api, data, n, exact, settings);
+                            sums_on_each_api(context, "sum.", [&](auto& summer, const char* api, const auto& inputs) {
+                              return run_ladder(summer, api, inputs, n, exact, settings);
                             });
                         context.out << "GB/s = bytes read / device time; % of copy = against this run's copy "
                                        "kernel, which reads and writes\n";
@@ -167,9 +167,9 @@ gauss::Chapter make_chapter() {
         const std::uint64_t exact = sum_exact(bytes.data(), n);
         const gauss::RunSettings settings = settings_of(context.options);
         const std::vector<SumStats> all =
-            sums_on_each_api(context, "tree_sums.", [&](auto& summer, const char* api, const auto& data) {
+            sums_on_each_api(context, "tree_sums.", [&](auto& summer, const char* api, const auto& inputs) {
               std::vector<SumStats> sums;
-              run_tree_sums(context.out, summer, api, data, n, exact, settings, sums);
+              run_tree_sums(context.out, summer, api, inputs, n, exact, settings, sums);
               return sums;
             });
         context.out << "the input's " << grouped(static_cast<double>(n)) << " bytes sum to "

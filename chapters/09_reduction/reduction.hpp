@@ -167,10 +167,32 @@ struct SumStats {
 
 /// Runs @p info's method settings.warmup + settings.repeat times on @p summer
 /// (fewer under a time budget), poisoning before each, and checks every
-/// timed run's total against @p expected.
+/// timed run's total against @p expected. Run r sums @p inputs[r % size]:
+/// copies of the same bytes, so that no run finds its input in the L2 cache
+/// (input_copies()).
+template <class Summer, class Data>
+SumStats measure_sum_rotating(Summer& summer, const SumMethodInfo& info, const std::string& api,
+                              const std::vector<Data>& inputs, std::size_t n, std::uint64_t expected,
+                              const gauss::RunSettings& settings);
+/// The same on one buffer (the sweep, the tests): every run reads @p data.
 template <class Summer, class Data>
 SumStats measure_sum(Summer& summer, const SumMethodInfo& info, const std::string& api, const Data& data, std::size_t n,
                      std::uint64_t expected, const gauss::RunSettings& settings);
+
+/// The L2 size assumed where the API does not report it: 64 MiB, above the
+/// largest L2 of the GPUs this tutorial measures (the H200's 60 MB). NVIDIA's
+/// OpenCL reports CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, but not as the L2's size.
+inline constexpr std::size_t kAssumedL2 = std::size_t{64} << 20;
+/// At most this many copies of the input (small inputs on a large L2).
+inline constexpr int kMaxInputCopies = 32;
+
+/// How many copies of an @p n-byte input the timed sums rotate through:
+/// enough that between two reads of one copy the other copies read at least
+/// twice @p l2_bytes, so that no timed run finds its input still in the L2
+/// (the blur runs rotate their buffers for the same reason,
+/// gauss::rotation_sets). At most kMaxInputCopies and a quarter of
+/// @p device_memory; at least 1.
+int input_copies(std::size_t n, std::size_t l2_bytes, std::size_t device_memory);
 
 /// Prints the ladder's table; @p copy_gbps is the copy ceiling of each row's
 /// API in this run (0: not measured).
@@ -185,6 +207,13 @@ void add_sum_rows(std::vector<gauss::ResultRow>& rows, const std::vector<SumStat
 template <class Summer, class Data>
 SumStats measure_sum(Summer& summer, const SumMethodInfo& info, const std::string& api, const Data& data, std::size_t n,
                      std::uint64_t expected, const gauss::RunSettings& settings) {
+  return measure_sum_rotating(summer, info, api, std::vector<Data>{data}, n, expected, settings);
+}
+
+template <class Summer, class Data>
+SumStats measure_sum_rotating(Summer& summer, const SumMethodInfo& info, const std::string& api,
+                              const std::vector<Data>& inputs, std::size_t n, std::uint64_t expected,
+                              const gauss::RunSettings& settings) {
   SumStats stats;
   stats.method = info.name;
   stats.api = api;
@@ -202,7 +231,7 @@ SumStats measure_sum(Summer& summer, const SumMethodInfo& info, const std::strin
     int repeat = settings.repeat;
     for (int r = 0; r < warmup + repeat; ++r) {
       summer.poison();
-      const SumRun run = summer.sum(info.method, data, n);
+      const SumRun run = summer.sum(info.method, inputs[static_cast<std::size_t>(r) % inputs.size()], n);
       if (r == 0 && settings.budget_ms > 0) {  // a slow device: fewer runs (see gauss::RunSettings)
         repeat = gauss::runs_within_budget(settings, run.round_trip_ms);
         if (repeat < settings.repeat) warmup = std::min(warmup, 1);
@@ -256,6 +285,14 @@ class CudaSummer {
 // --- Definitions ---------------------------------------------------------------------
 
 // --- The CPU references ----------------------------------------------------------
+
+inline int input_copies(std::size_t n, std::size_t l2_bytes, std::size_t device_memory) {
+  const std::size_t bytes = std::max<std::size_t>(n, 1);
+  const std::size_t others = (2 * l2_bytes + bytes - 1) / bytes;  // copies read between two reads of one
+  int copies = static_cast<int>(std::min<std::size_t>(others + 1, kMaxInputCopies));
+  while (copies > 1 && static_cast<std::size_t>(copies) * bytes > device_memory / 4) --copies;
+  return std::max(copies, 1);
+}
 
 inline std::uint64_t sum_exact(const std::uint8_t* data, std::size_t n) {
   std::uint64_t sum = 0;
@@ -762,12 +799,12 @@ inline void print_cpu_references(std::ostream& out, const std::vector<std::uint8
 
 // --- The ladder on one API ------------------------------------------------------------
 template <class Summer, class Data>
-inline std::vector<SumStats> run_ladder(Summer& summer, const std::string& api, const Data& data, std::size_t n,
-                                        std::uint64_t exact, const gauss::RunSettings& settings) {
+inline std::vector<SumStats> run_ladder(Summer& summer, const std::string& api, const std::vector<Data>& inputs,
+                                        std::size_t n, std::uint64_t exact, const gauss::RunSettings& settings) {
   std::vector<SumStats> sums;
   for (const SumMethodInfo& info : sum_methods()) {
     if (info.cuda_only && api != "CUDA") continue;
-    sums.push_back(measure_sum(summer, info, api, data, n, exact, settings));
+    sums.push_back(measure_sum_rotating(summer, info, api, inputs, n, exact, settings));
   }
   return sums;
 }
@@ -960,8 +997,9 @@ inline bool uses_tree(SumMethod method) {
 // Runs the methods that use the tree on one API, as the ladder does, except
 // one the device cannot run (the tree's 64-bit atomics): left out, with a line.
 template <class Summer, class Data>
-inline void run_tree_sums(std::ostream& out, Summer& summer, const std::string& api, const Data& data, std::size_t n,
-                          std::uint64_t exact, const gauss::RunSettings& settings, std::vector<SumStats>& sums) {
+inline void run_tree_sums(std::ostream& out, Summer& summer, const std::string& api, const std::vector<Data>& inputs,
+                          std::size_t n, std::uint64_t exact, const gauss::RunSettings& settings,
+                          std::vector<SumStats>& sums) {
   for (const SumMethodInfo& info : sum_methods()) {
     if (!uses_tree(info.method)) continue;
     std::string why;
@@ -969,7 +1007,7 @@ inline void run_tree_sums(std::ostream& out, Summer& summer, const std::string& 
       out << info.name << " (" << api << ") is left out here: " << why << '\n';
       continue;
     }
-    sums.push_back(measure_sum(summer, info, api, data, n, exact, settings));
+    sums.push_back(measure_sum_rotating(summer, info, api, inputs, n, exact, settings));
   }
 }
 
@@ -995,30 +1033,57 @@ inline const std::vector<std::uint32_t>& zero_to_255() {
   return values;
 }
 
-// The input's bytes uploaded to each API the section runs, @p measure(summer,
-// api, data) run on them, its sums added to the CSV/JSON rows (named @p prefix
-// + method) and returned, OpenCL's first.
+// The input's bytes uploaded to each API the section runs, input_copies()
+// times (the timed sums rotate through the copies, so that the L2 never
+// serves a run: the photo's 30 MB would otherwise stay in the H200's 60 MB
+// L2 from one run to the next), @p measure(summer, api, inputs) run on them,
+// its sums added to the CSV/JSON rows (named @p prefix + method) and
+// returned, OpenCL's first.
 template <typename Measure>
 inline std::vector<SumStats> sums_on_each_api(gauss::SectionContext& context, const std::string& prefix,
                                               Measure measure) {
   const std::vector<std::uint8_t>& bytes = context.input.pixels;
   const std::size_t n = bytes.size();
   std::vector<SumStats> all;
+  auto say = [&](const char* api, int copies, std::size_t l2, const char* l2_source) {
+    context.out << api << ": the timed sums rotate through " << copies << " copies of the input ("
+                << gauss::format_fixed(static_cast<double>(copies) * static_cast<double>(n) / 1e6, 1) << " MB; L2 "
+                << gauss::format_fixed(static_cast<double>(l2) / 1e6, 1) << " MB, " << l2_source << ")\n";
+  };
   if (context.opencl != nullptr) {
     gauss::OpenClSession& cl = *context.opencl;
     OpenClSummer summer(cl);
-    cl::Buffer data(cl.context, CL_MEM_READ_ONLY, n);
-    cl.queue.enqueueWriteBuffer(data, CL_TRUE, 0, n, bytes.data());
-    const std::vector<SumStats> sums = measure(summer, "OpenCL", data);
+    // OpenCL has no query for the L2: CL_DEVICE_GLOBAL_MEM_CACHE_SIZE is a
+    // cache size, not necessarily the L2's (NVIDIA's is not). Take the larger
+    // of it and kAssumedL2.
+    const std::size_t l2 = std::max(cl.info.global_cache, kAssumedL2);
+    const int copies = input_copies(n, l2, cl.info.global_memory);
+    std::vector<cl::Buffer> inputs;
+    for (int c = 0; c < copies; ++c) {
+      inputs.emplace_back(cl.context, CL_MEM_READ_ONLY, n);
+      cl.queue.enqueueWriteBuffer(inputs.back(), CL_TRUE, 0, n, bytes.data());
+    }
+    say("OpenCL", copies, l2, "assumed: the larger of CL_DEVICE_GLOBAL_MEM_CACHE_SIZE and 64 MiB");
+    const std::vector<SumStats> sums = measure(summer, "OpenCL", inputs);
     add_sum_rows(context.rows, sums, cl.info.name, prefix, context.opencl_copy_gbps);
     all.insert(all.end(), sums.begin(), sums.end());
   }
 #ifdef GAUSS_HAVE_CUDA
   if (context.cuda != nullptr) {
     CudaSummer summer(*context.cuda);
-    gauss::CudaBuffer data(n);
-    data.upload(bytes.data(), n);
-    const std::vector<SumStats> sums = measure(summer, "CUDA", data.data());
+    const bool reported = context.cuda->l2_cache > 0;
+    const std::size_t l2 = reported ? context.cuda->l2_cache : kAssumedL2;
+    const int copies = input_copies(n, l2, context.cuda->global_memory);
+    std::vector<gauss::CudaBuffer> buffers;
+    std::vector<const std::uint8_t*> inputs;
+    buffers.reserve(static_cast<std::size_t>(copies));
+    for (int c = 0; c < copies; ++c) {
+      buffers.emplace_back(n);
+      buffers.back().upload(bytes.data(), n);
+      inputs.push_back(buffers.back().data());
+    }
+    say("CUDA", copies, l2, reported ? "cudaDevAttrL2CacheSize" : "assumed");
+    const std::vector<SumStats> sums = measure(summer, "CUDA", inputs);
     add_sum_rows(context.rows, sums, context.cuda->name, prefix, context.cuda_copy_gbps);
     all.insert(all.end(), sums.begin(), sums.end());
   }
