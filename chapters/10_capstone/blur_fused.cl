@@ -34,14 +34,14 @@ inline float byte_to_float(uint word, int byte)
     return as_float(0x4B000000u | ((word >> (8 * byte)) & 0xFFu)) - 8388608.0f;
 }
 
-/* The nearest integer to s (0 <= s < 256) in the low byte: adding 2^23 leaves
- * the rounded value in the mantissa's low bits. OpenCL C 1.2 has no add in
- * round-down mode (CUDA's __fadd_rd), so ties go to even instead of up; a tie
- * needs the float sum to land exactly on k + 0.5 and costs at most one level,
- * within the tolerance every GPU variant is checked with. */
+/* floor(s + 0.5) for 0 <= s < 255.5, the reference's rounding (half up).
+ * OpenCL C 1.2 has no add in round-down mode (CUDA's __fadd_rd, which the
+ * CUDA kernel uses with 2^23); adding 2^23 in the default mode would round
+ * ties to even, one level below the reference wherever the float sum lands
+ * exactly on k + 0.5. So: add 0.5 (exact here) and truncate, one conversion. */
 inline uint round_to_low_byte(float s)
 {
-    return as_uint(s + 8388608.0f) & 0xFFu;
+    return convert_uint_rtz(s + 0.5f);
 }
 
 #if defined(PX) && RADIUS <= 2
