@@ -15,7 +15,6 @@
 #include "gauss/reference.hpp"
 #include "gauss/section_tools.hpp"
 #include "support.hpp"
-#include "support_02_04.hpp"
 #include "work_size_cl.hpp"  // the embedded work_size.cl
 
 namespace chapter02 {
@@ -38,11 +37,6 @@ std::vector<std::string> shape_variants(Api api) {
   for (const gauss::Variant& v : chapter().variants())
     if (v.api == api && v.name.rfind("naive_", 0) == 0) names.push_back(v.name);
   return names;
-}
-
-gauss::OpenClSession& session() {
-  static gauss::OpenClSession instance(gauss::select_opencl_device(-1));
-  return instance;
 }
 
 // One run, no warm-up: the tests are about what the kernels write.
@@ -138,10 +132,10 @@ TEST_CASE("02_work_size: shapes beyond a limit are refused with the limit named"
 }
 
 TEST_CASE("02_work_size: a shape the OpenCL device cannot run is an error that names the reason", "[ch02][opencl]") {
-  const gauss::OpenClDeviceInfo& device = session().info;
+  const gauss::OpenClDeviceInfo& device = gauss::test::opencl_session().info;
   const std::size_t too_many = device.max_work_group * 2;
-  const cl::Kernel kernel = session().kernel(gauss::embedded::work_size_cl, "add_ints");
-  const chapter02::GroupLimits limits = chapter02::opencl_kernel_limits(session(), kernel);
+  const cl::Kernel kernel = gauss::test::opencl_session().kernel(gauss::embedded::work_size_cl, "add_ints");
+  const chapter02::GroupLimits limits = chapter02::opencl_kernel_limits(gauss::test::opencl_session(), kernel);
   CHECK(limits.kernel_max >= 1);
   CHECK(limits.kernel_max <= limits.device_max);
   CHECK_FALSE(chapter02::why_not_runnable({static_cast<int>(too_many), 1}, limits).empty());
@@ -151,7 +145,8 @@ TEST_CASE("02_work_size: the add kernel is exact in every shape, on sizes that a
           "[ch02][opencl]") {
   for (const gauss::ImageSize size : {gauss::ImageSize{1, 1}, {37, 23}, {2047, 3}, {33, 65}}) {
     for (const chapter02::Shape shape : {chapter02::Shape{1, 1}, {32, 1}, {0, 0}, {16, 16}}) {
-      const chapter02::AddRun run = chapter02::run_add_opencl(session(), size.width, size.height, shape, kOnce);
+      const chapter02::AddRun run =
+          chapter02::run_add_opencl(gauss::test::opencl_session(), size.width, size.height, shape, kOnce);
       INFO(gauss::to_string(size) << " in " << chapter02::shape_text(shape) << " groups");
       CHECK(run.wrong == 0);
       CHECK(run.clocks.runs == 1);
@@ -169,7 +164,7 @@ TEST_CASE("02_work_size: the loop writes every item, the same for every group si
     spec.group = group;
     for (const std::size_t reserved : {std::size_t{0}, std::size_t{1024}}) {
       spec.reserved_bytes = reserved;
-      const chapter02::LoopRun run = chapter02::run_loop_opencl(session(), spec, kOnce);
+      const chapter02::LoopRun run = chapter02::run_loop_opencl(gauss::test::opencl_session(), spec, kOnce);
       INFO("group " << group << ", " << reserved << " bytes reserved");
       REQUIRE(run.output.size() == spec.items);
       CHECK(chapter02::implausible_outputs(run.output) == 0);

@@ -18,7 +18,6 @@
 #include "gauss/reference.hpp"
 #include "passes.hpp"  // chapters/03_coalescing
 #include "support.hpp"
-#include "support_02_04.hpp"
 
 namespace chapter03 {
 gauss::Chapter make_chapter();  // chapters/03_coalescing/main.cpp
@@ -34,11 +33,6 @@ using gauss::BlurSpec;
 
 const gauss::Chapter& chapter() {
   static const gauss::Chapter instance = chapter03::make_chapter();
-  return instance;
-}
-
-gauss::OpenClSession& session() {
-  static gauss::OpenClSession instance(gauss::select_opencl_device(-1));
   return instance;
 }
 
@@ -250,7 +244,7 @@ TEST_CASE("03_coalescing: the float passes stay within 0.05 level of the double 
   // difference grows with sigma (about 5e-5 levels at sigma 1, 5e-4 at 5,
   // 0.02 at 10): the feedback taps rounded to float move the filter's poles,
   // which lie closer to 1 the larger sigma is.
-  gauss::OpenClSession& cl = session();
+  gauss::OpenClSession& cl = gauss::test::opencl_session();
   for (const double sigma : {1.0, 5.0, 10.0}) {
     const int width = 67;
     const int height = 4099;
@@ -300,7 +294,7 @@ TEST_CASE("03_coalescing: the batched passes compute what the one-at-a-time pass
   // float out, before any rounding) must agree with filter_line()'s to float
   // rounding at most, on a line that is no multiple of 16 or 32 (4099 values),
   // down columns and along rows.
-  gauss::OpenClSession& cl = session();
+  gauss::OpenClSession& cl = gauss::test::opencl_session();
   for (const Line line : {Line::Columns, Line::Rows}) {
     const int width = line == Line::Columns ? 67 : 4099;
     const int height = line == Line::Columns ? 4099 : 67;

@@ -14,7 +14,6 @@
 #include "gauss/error.hpp"
 #include "passes.hpp"  // chapters/03_coalescing
 #include "support.hpp"
-#include "support_02_04.hpp"
 #include "transposes.hpp"  // chapters/04_transpose
 
 namespace chapter04 {
@@ -30,11 +29,6 @@ using gauss::BlurSpec;
 
 const gauss::Chapter& chapter() {
   static const gauss::Chapter instance = chapter04::make_chapter();
-  return instance;
-}
-
-gauss::OpenClSession& session() {
-  static gauss::OpenClSession instance(gauss::select_opencl_device(-1));
   return instance;
 }
 
@@ -96,7 +90,7 @@ TEST_CASE("04_transpose: OpenCL transposes are exact on awkward sizes", "[ch04][
 }
 
 TEST_CASE("04_transpose: OpenCL float transposes are exact, and round to bytes where asked", "[ch04][opencl]") {
-  gauss::OpenClSession& cl = session();
+  gauss::OpenClSession& cl = gauss::test::opencl_session();
   for (const TransposeKind kind : chapter04::all_transposes()) {
     for (const gauss::ImageSize size : {gauss::ImageSize{1, 1}, {37, 1}, {1, 37}, {33, 17}, {100, 65}}) {
       const std::size_t count = static_cast<std::size_t>(size.width) * size.height;

@@ -18,7 +18,7 @@
 #include "gauss/reference.hpp"
 #include "reduction.hpp"  // chapters/09_reduction
 #include "support.hpp"
-#include "support_02_04.hpp"  // run_captured
+#include "support.hpp"  // run_captured
 
 namespace chapter09 {
 gauss::Chapter make_chapter();  // chapters/09_reduction/main.cpp
@@ -30,11 +30,6 @@ using chapter09::SumMethod;
 
 const gauss::Chapter& chapter() {
   static const gauss::Chapter instance = chapter09::make_chapter();
-  return instance;
-}
-
-gauss::OpenClSession& session() {
-  static gauss::OpenClSession instance(gauss::select_opencl_device(-1));
   return instance;
 }
 
@@ -89,8 +84,8 @@ struct OpenClData {
 };
 
 OpenClData upload_opencl(const std::vector<std::uint8_t>& bytes) {
-  OpenClData data{cl::Buffer(session().context, CL_MEM_READ_ONLY, bytes.size())};
-  session().queue.enqueueWriteBuffer(data.buffer, CL_TRUE, 0, bytes.size(), bytes.data());
+  OpenClData data{cl::Buffer(gauss::test::opencl_session().context, CL_MEM_READ_ONLY, bytes.size())};
+  gauss::test::opencl_session().queue.enqueueWriteBuffer(data.buffer, CL_TRUE, 0, bytes.size(), bytes.data());
   return data;
 }
 
@@ -148,12 +143,12 @@ TEST_CASE("09_reduction: the unrounded blur's sum, without blurring", "[ch09][cp
 }
 
 TEST_CASE("09_reduction: every OpenCL sum is exact on every run", "[ch09][opencl]") {
-  chapter09::OpenClSummer summer(session());
+  chapter09::OpenClSummer summer(gauss::test::opencl_session());
   for (std::size_t n : kSizes) check_all_methods(summer, "OpenCL", random_bytes(n), upload_opencl);
 }
 
 TEST_CASE("09_reduction: OpenCL sums past 2^32 (all bytes 255)", "[ch09][opencl]") {
-  chapter09::OpenClSummer summer(session());
+  chapter09::OpenClSummer summer(gauss::test::opencl_session());
   const std::vector<std::uint8_t> bright((std::size_t{1} << 24) + (std::size_t{1} << 20) + 7, 255);
   const OpenClData data = upload_opencl(bright);
   for (SumMethod method :
@@ -165,7 +160,7 @@ TEST_CASE("09_reduction: OpenCL sums past 2^32 (all bytes 255)", "[ch09][opencl]
 }
 
 TEST_CASE("09_reduction: the seeds' example, 0 + 1 + ... + 255 = 32640, in OpenCL", "[ch09][opencl]") {
-  chapter09::OpenClSummer summer(session());
+  chapter09::OpenClSummer summer(gauss::test::opencl_session());
   std::vector<std::uint32_t> values(256);
   std::iota(values.begin(), values.end(), 0u);
   CHECK(summer.sum_256(values) == 32640);
@@ -173,7 +168,7 @@ TEST_CASE("09_reduction: the seeds' example, 0 + 1 + ... + 255 = 32640, in OpenC
   for (std::uint32_t& v : values) v = rng() % 100000;
   CHECK(summer.sum_256(values) == std::accumulate(values.begin(), values.end(), 0u));
   // The barrier-in-if kernel refuses to run anywhere but on Oclgrind.
-  if (!gauss::is_oclgrind(session())) CHECK_THROWS(summer.sum_256_barrier_in_if(values));
+  if (!gauss::is_oclgrind(gauss::test::opencl_session())) CHECK_THROWS(summer.sum_256_barrier_in_if(values));
 }
 
 TEST_CASE("09_reduction: the checks: a wrong correct method fails, a wrong racy one does not", "[ch09][unit]") {
@@ -210,7 +205,7 @@ TEST_CASE("09_reduction: the sums rotate through enough copies of the input to m
 TEST_CASE("09_reduction: run r sums copy r mod copies, every total checked", "[ch09][opencl]") {
   // Three "copies", the middle one different: the runs that read it, and
   // only those, must come out wrong, so every copy is read, in turn.
-  gauss::OpenClSession& cl = session();
+  gauss::OpenClSession& cl = gauss::test::opencl_session();
   chapter09::OpenClSummer summer(cl);
   const std::vector<std::uint8_t> bytes = random_bytes(4099);
   const std::vector<std::uint8_t> zeros(bytes.size(), 0);

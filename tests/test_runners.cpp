@@ -2,8 +2,7 @@
 // tests hand them deliberately broken variants and require them to fail.
 #include <catch2/catch.hpp>
 
-#include <memory>
-
+#include "chapter_checks.hpp"
 #include "gauss/runners.hpp"
 #include "support.hpp"
 #ifdef GAUSS_HAVE_CUDA
@@ -35,11 +34,6 @@ const gauss::OpenClSource kBroken{"tests/broken.cl", R"(__kernel void broken(__g
     a[0] = 1
 }
 )"};
-
-gauss::OpenClSession& session() {
-  static auto s = std::make_unique<gauss::OpenClSession>(gauss::select_opencl_device(-1));
-  return *s;
-}
 
 gauss::Variant opencl_variant(const gauss::OpenClSource& source, const char* kernel_name, cl::NDRange local) {
   gauss::Variant v;
@@ -91,7 +85,7 @@ TEST_CASE("time budget: fewer runs on a slow device, never fewer than 5", "[runn
 
 TEST_CASE("OpenCL: the copy ceiling is exact", "[runners][opencl]") {
   const Image input = gauss::test::random_image(451, 300, PixelFormat::Gray);
-  gauss::OpenClRunner runner(session(), input);
+  gauss::OpenClRunner runner(gauss::test::opencl_session(), input);
   const gauss::VariantResult copy = runner.copy({1, 3, 0.0});
   INFO(copy.error);
   CHECK(copy.ok());
@@ -101,7 +95,7 @@ TEST_CASE("OpenCL: the copy ceiling is exact", "[runners][opencl]") {
 
 TEST_CASE("OpenCL: a kernel that skips a row is caught", "[runners][opencl]") {
   const Image input = gauss::test::random_image(37, 11, PixelFormat::Gray);
-  gauss::OpenClRunner runner(session(), input);
+  gauss::OpenClRunner runner(gauss::test::opencl_session(), input);
   // The expected output of a copy is the input itself.
   const gauss::VariantResult result =
       runner.run(opencl_variant(kSkipsLastRow, "copy_but_last_row", cl::NDRange(16, 4)), {1.0, 2}, input, kOnce);
@@ -115,7 +109,7 @@ TEST_CASE("OpenCL: a kernel that skips a row is caught", "[runners][opencl]") {
 
 TEST_CASE("OpenCL: a build error names the file and line", "[runners][opencl]") {
   const Image input = gauss::test::random_image(8, 8, PixelFormat::Gray);
-  gauss::OpenClRunner runner(session(), input);
+  gauss::OpenClRunner runner(gauss::test::opencl_session(), input);
   const gauss::VariantResult result =
       runner.run(opencl_variant(kBroken, "broken", cl::NDRange(8, 8)), {1.0, 2}, input, kOnce);
   CHECK_FALSE(result.ok());
@@ -125,8 +119,8 @@ TEST_CASE("OpenCL: a build error names the file and line", "[runners][opencl]") 
 
 TEST_CASE("OpenCL: an impossible work-group is reported by name", "[runners][opencl]") {
   const Image input = gauss::test::random_image(8, 8, PixelFormat::Gray);
-  gauss::OpenClRunner runner(session(), input);
-  const std::size_t too_wide = session().info.max_work_group + 1;
+  gauss::OpenClRunner runner(gauss::test::opencl_session(), input);
+  const std::size_t too_wide = gauss::test::opencl_session().info.max_work_group + 1;
   const gauss::VariantResult result =
       runner.run(opencl_variant(kSkipsLastRow, "copy_but_last_row", cl::NDRange(too_wide, 1)), {1.0, 2}, input, kOnce);
   CHECK_FALSE(result.ok());

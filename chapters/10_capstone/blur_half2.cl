@@ -30,7 +30,6 @@
 #error "build with -D CHANNELS=1 (gray) or 4 (RGBA)"
 #endif
 
-#define PIXELS (NB / CHANNELS) /* pixels per item */
 #define PAIRS (NB / 2)         /* half2 registers per item */
 #define WORDS (NB / 4)         /* 32-bit words loaded per item */
 #define ROWS_IN (ROWS + 4)
