@@ -3,7 +3,9 @@
 // this chapter runs too). All three are Simple's "valid" convolution, run on
 // the input padded by 2 pixels per side by the host (common/include/gauss/
 // seminar.hpp), in 32x8 work-groups; they differ in where the weights live
-// and whether the loops' bound is known when compiling:
+// and whether the loops' bound is known when compiling. Their loops repeat
+// Simple's, and each other's, on purpose: the seminar's code as published,
+// so that each step's one change is what the timings compare.
 //
 //   seminar_array           Simple's per-item table of literals, bound ks at run time
 //   seminar_constant        a program-scope __constant table, bound ks at run time

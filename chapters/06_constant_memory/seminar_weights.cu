@@ -1,6 +1,7 @@
 // Chapter 06: the Fixstars seminar's ladder in CUDA, as published: the three
 // kernels after Simple (chapter 01's seminar_simple.cu). The same code as
 // seminar_weights.cl, which says what each changes and how it is checked.
+// The loops repeat Simple's, and each other's, on purpose (as published).
 //
 // Where nvcc 13.0 puts the table (the build log's ptxas lines, sm_90):
 // seminar_array gets a 104-byte stack frame, its table stored to local memory
