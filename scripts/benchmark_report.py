@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
 """Turns the chapters' --json files into the benchmark's results.
 
-Writes results/<device>.csv (one row per variant and API), results/<device>.png
-(the best variant of each chapter as % of the copy bandwidth, both APIs) and
-rewrites the table between <!-- results:begin --> and <!-- results:end --> in
-the README. Called by scripts/benchmark.sh.
+Writes results/<device>.csv (one row per variant and API; the column `line`
+says "main" for the main line's steps), results/<device>.png (the main line's
+climb as % of the copy bandwidth, both APIs, beside the best variant of each
+chapter) and rewrites, in the README, the main-line table between
+<!-- results:begin --> and <!-- results:end --> and the side-by-side table of
+every GPU in results/ between <!-- gpus:begin --> and <!-- gpus:end -->.
+Called by scripts/benchmark.sh.
 """
 import argparse
 import csv
+import glob
 import json
 import os
 import re
 import sys
 
-FIELDS = ["device", "driver", "date", "commit", "chapter", "variant", "api", "format", "reference", "median_ms",
+FIELDS = ["device", "driver", "date", "commit", "chapter", "variant", "api", "format", "reference", "line", "median_ms",
           "min_ms", "max_ms", "gbps", "percent_of_copy", "status"]
 
 
@@ -40,7 +44,7 @@ def load(paths, commit):
             rows.append({
                 "device": name, "driver": driver, "date": run["date"], "commit": commit, "chapter": run["chapter"],
                 "variant": r["variant"], "api": r["api"], "format": r.get("format", ""),
-                "reference": r.get("reference", ""), "median_ms": r["median_ms"], "min_ms": r["min_ms"],
+                "reference": r.get("reference", ""), "line": r.get("line", ""), "median_ms": r["median_ms"], "min_ms": r["min_ms"],
                 "max_ms": r["max_ms"], "gbps": r["gbps"], "percent_of_copy": r["percent_of_copy"],
                 "status": r["status"], "size": f'{run["width"]} x {run["height"]}'})
     return rows
@@ -83,48 +87,185 @@ def write_csv(rows, path):
             writer.writerow(r)
 
 
-def plot(best, device, size, path):
+def main_line(rows):
+    """The main line's steps in the order of the climb: per chapter and API,
+    the rows marked line "main" (gray, and RGBA where the chapter has one),
+    each with its step speed-up (over the previous step of the same API) and
+    cumulative speed-up (over chapter 01). Speed-ups are ratios of % of copy,
+    which is the ratio of times within one pixel format and stays fair where
+    the line moves from gray to RGBA (a pixel there is 4 bytes)."""
+    steps = {}
+    for r in rows:
+        if r.get("line") != "main" or r["percent_of_copy"] is None or not r["status"].startswith("ok"):
+            continue
+        steps[(r["chapter"], r["format"], r["api"])] = r
+    order = sorted({(c, f) for c, f, _ in steps}, key=lambda cf: (cf[0], cf[1] != "gray"))
+    line = []
+    for api in ("OpenCL", "CUDA"):
+        previous = {}  # format -> the last step's row of that format
+        first = None
+        for chapter, fmt in order:
+            r = steps.get((chapter, fmt, api))
+            if r is None:
+                continue
+            # A step follows the last one of its format; the first RGBA step follows the last gray one.
+            before = previous.get(fmt) or previous.get("gray")
+            first = first or r
+            line.append({**r, "step": r["percent_of_copy"] / before["percent_of_copy"] if before else None,
+                         "cumulative": r["percent_of_copy"] / first["percent_of_copy"]})
+            previous[fmt] = r
+    return order, {(r["chapter"], r["format"], r["api"]): r for r in line}
+
+
+def interludes(rows):
+    """Chapters 08 and 09's own headline metrics: the fastest end-to-end blur
+    (upload, kernel, download) in ms, and the fastest correct sum in GB/s."""
+    best = {}
+    for r in rows:
+        if not r["status"].startswith("ok"):
+            continue
+        if r["chapter"] == "08_data_transfer" and r["variant"].endswith(".end_to_end"):
+            key = ("08_data_transfer", r["api"])
+            if key not in best or r["median_ms"] < best[key]["median_ms"]:
+                best[key] = r
+        if r["chapter"] == "09_reduction" and r["variant"].startswith("sum."):
+            key = ("09_reduction", r["api"])
+            if key not in best or r["gbps"] > best[key]["gbps"]:
+                best[key] = r
+    return best
+
+
+def plot(order, line, best, device, size, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    fig, (climb, bars) = plt.subplots(1, 2, figsize=(14, 4.8), gridspec_kw={"width_ratios": [1.1, 1]})
+    # Left: the climb, one point per main-line step.
+    labels = [c[:2] + (" RGBA" if f != "gray" else "") for c, f in order]
+    for api, colour, marker in [("OpenCL", "#4878a8", "s"), ("CUDA", "#76b900", "o")]:
+        xs = [i for i, (c, f) in enumerate(order) if (c, f, api) in line]
+        ys = [line[(c, f, api)]["percent_of_copy"] for c, f in order if (c, f, api) in line]
+        climb.plot(xs, ys, marker=marker, color=colour, label=api)
+        for x, y in zip(xs, ys):
+            climb.annotate(f"{y:.0f}", (x, y), fontsize=7, xytext=(0, 5 if api == "CUDA" else -11),
+                           textcoords="offset points", ha="center", color=colour)
+    climb.set_xticks(range(len(order)))
+    climb.set_xticklabels(labels)
+    climb.set_xlabel("chapter (main-line step; 08 and 09 are interludes)")
+    climb.set_ylabel("% of the copy bandwidth (same run, same API)")
+    climb.set_ylim(0, 110)
+    climb.axhline(100, color="grey", linewidth=0.8, linestyle="--")
+    climb.set_title("The main line: each chapter adds one technique")
+    climb.legend(loc="upper left")
+    # Right: the best blur of each chapter, whatever it is.
     chapters = sorted({c for c, _ in best})
-    fig, ax = plt.subplots(figsize=(10, 4.5))
     width = 0.38
     for i, (api, colour) in enumerate([("OpenCL", "#4878a8"), ("CUDA", "#76b900")]):
         xs = [k + (i - 0.5) * width for k in range(len(chapters))]
         ys = [best[(c, api)]["percent_of_copy"] if (c, api) in best else 0 for c in chapters]
-        bars = ax.bar(xs, ys, width, label=api, color=colour)
-        for bar, c in zip(bars, chapters):
+        drawn = bars.bar(xs, ys, width, label=api, color=colour)
+        for bar, c in zip(drawn, chapters):
             if (c, api) in best:
-                ax.annotate(best[(c, api)]["variant"], (bar.get_x() + bar.get_width() / 2, bar.get_height()),
-                            ha="center", va="bottom", fontsize=6, rotation=90, xytext=(0, 2),
-                            textcoords="offset points")
-    ax.set_xticks(range(len(chapters)))
-    ax.set_xticklabels(chapters, rotation=30, ha="right")
-    ax.set_ylabel("% of the copy bandwidth (same run, same API)")
-    ax.set_ylim(0, 110)
-    ax.axhline(100, color="grey", linewidth=0.8, linestyle="--")
-    ax.set_title(f"Best variant of each chapter, {size}, {device}")
-    ax.legend(loc="upper left")
+                bars.annotate(best[(c, api)]["variant"], (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                              ha="center", va="bottom", fontsize=6, rotation=90, xytext=(0, 2),
+                              textcoords="offset points")
+    bars.set_xticks(range(len(chapters)))
+    bars.set_xticklabels([c[:2] for c in chapters])
+    bars.set_ylim(0, 110)
+    bars.axhline(100, color="grey", linewidth=0.8, linestyle="--")
+    bars.set_title("The best blur of each chapter (any variant)")
+    fig.suptitle(f"{size}, radius 2, {device}")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
 
 
-def table(best, device, driver, date, commit, size):
-    chapters = sorted({c for c, _ in best})
-    lines = [f"Measured on {device} (driver {driver}), {date[:10]}, commit {commit}; {size}; "
+def speedup(value):
+    return f"{value:.2f}x" if value else "-"
+
+
+def table(order, line, extra, device, driver, date, commit, size):
+    lines = [f"Measured on {device} (driver {driver}), {date[:10]}, commit {commit}; {size}, sigma 1, radius 2; "
              "median of the chapter's timed runs; % of copy = against a copy kernel of the same bytes on the "
-             "same API in the same run.", "",
-             "| chapter | best OpenCL blur | ms | % of copy | best CUDA blur | ms | % of copy |",
-             "|---|---|---:|---:|---|---:|---:|"]
-    for c in chapters:
-        cells = [c]
+             "same API in the same run; step and cumulative speed-ups are ratios of % of copy (of times, within "
+             "one pixel format).", "",
+             "| chapter | main-line kernel | OpenCL ms | % of copy | step | cumulative | CUDA ms | % of copy | step "
+             "| cumulative |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    rows_out = []
+    for chapter, fmt in order:
+        names = {line[(chapter, fmt, api)]["variant"] for api in ("OpenCL", "CUDA") if (chapter, fmt, api) in line}
+        cells = [chapter, ", ".join(f"`{n}`" for n in sorted(names)) + f" ({fmt})"]
         for api in ("OpenCL", "CUDA"):
-            r = best.get((c, api))
-            name = f"`{r['variant']}` ({r['format']})" if r else ""
-            cells += [name, f"{r['median_ms']:.4f}", f"{r['percent_of_copy']:.1f}"] if r else ["-"] * 3
-        lines.append("| " + " | ".join(cells) + " |")
+            r = line.get((chapter, fmt, api))
+            cells += ([f"{r['median_ms']:.4f}", f"{r['percent_of_copy']:.1f}", speedup(r["step"]),
+                       speedup(r["cumulative"])] if r else ["-"] * 4)
+        rows_out.append((chapter, "| " + " | ".join(cells) + " |"))
+    # The interludes, in chapter order, with their own metric.
+    for chapter in ("08_data_transfer", "09_reduction"):
+        cells = []
+        for api in ("OpenCL", "CUDA"):
+            r = extra.get((chapter, api))
+            if r is None:
+                cells.append("-")
+            elif chapter == "08_data_transfer":
+                cells.append(f"`{r['variant'].split('.')[0]}` {r['median_ms']:.2f} ms end to end")
+            else:
+                cells.append(f"`{r['variant']}` {r['gbps']:.0f} GB/s")
+        what = "interlude: upload + blur + download" if chapter == "08_data_transfer" else "interlude: a sum"
+        rows_out.append((chapter, f"| {chapter} | {what} | {cells[0]} | | | | {cells[1]} | | | |"))
+    rows_out.sort(key=lambda cr: cr[0])
+    return "\n".join(lines + [text for _, text in rows_out])
+
+
+def gpus_table(results):
+    """Every GPU's benchmark in results/ side by side: the main line's CUDA and
+    OpenCL % of copy per GPU, and the ratio of times between the first two
+    GPUs (a memory-bound kernel moves by the bandwidth ratio, an issue-bound
+    one not at all)."""
+    runs = {}
+    for path in sorted(glob.glob(os.path.join(results, "*.csv"))):
+        if path.endswith("-profile.csv"):
+            continue
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
+        if not rows or "line" not in rows[0]:
+            continue
+        for r in rows:
+            r["percent_of_copy"] = float(r["percent_of_copy"]) if r["percent_of_copy"] else None
+            r["median_ms"] = float(r["median_ms"])
+        runs[rows[0]["device"]] = rows
+    if len(runs) < 2:
+        return None
+    devices = sorted(runs)[:2]
+    steps = {d: main_line(runs[d])[1] for d in devices}
+    copies = {}
+    for d in devices:
+        for r in runs[d]:
+            if r["chapter"] == "10_capstone" and r["variant"] == "copy" and r["api"] == "CUDA":
+                copies[d] = r["median_ms"]
+    order = sorted({(c, f) for d in devices for c, f, _ in steps[d]}, key=lambda cf: (cf[0], cf[1] != "gray"))
+    a, b = devices
+    lines = [f"| chapter | kernel | API | {a} ms | % of copy | {b} ms | % of copy | time {a} / {b} |",
+             "|---|---|---|---:|---:|---:|---:|---:|"]
+    if a in copies and b in copies:
+        lines.append(f"| 10_capstone | `copy` (gray) | CUDA | {copies[a]:.4f} | 100 | {copies[b]:.4f} | 100 | "
+                     f"{copies[a] / copies[b]:.2f} |")
+    for chapter, fmt in order:
+        for api in ("CUDA", "OpenCL"):
+            ra, rb = steps[a].get((chapter, fmt, api)), steps[b].get((chapter, fmt, api))
+            if not ra or not rb:
+                continue
+            lines.append(f"| {chapter} | `{ra['variant']}` ({fmt}) | {api} | {ra['median_ms']:.4f} | "
+                         f"{ra['percent_of_copy']:.1f} | {rb['median_ms']:.4f} | {rb['percent_of_copy']:.1f} | "
+                         f"{ra['median_ms'] / rb['median_ms']:.2f} |")
     return "\n".join(lines)
+
+
+def replace_block(text, name, block, path):
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    if begin not in text or end not in text:
+        sys.exit(f"benchmark_report: {path} has no {begin} ... {end} markers")
+    return text[:text.index(begin)] + f"{begin}\n{block}\n{end}" + text[text.index(end) + len(end):]
 
 
 def main():
@@ -143,18 +284,19 @@ def main():
     os.makedirs(args.results, exist_ok=True)
     base = os.path.join(args.results, slug(device))
     write_csv(rows, base + ".csv")
-    best = best_per_chapter(rows)
-    plot(best, device, size, base + ".png")
+    order, line = main_line(rows)
+    plot(order, line, best_per_chapter(rows), device, size, base + ".png")
     print(f"wrote {base}.csv and {base}.png")
     if args.readme:
         with open(args.readme) as f:
             text = f.read()
-        begin, end = "<!-- results:begin -->", "<!-- results:end -->"
-        if begin not in text or end not in text:
-            sys.exit(f"benchmark_report: {args.readme} has no {begin} ... {end} markers")
         image = os.path.relpath(base + ".png", os.path.dirname(os.path.abspath(args.readme)) or ".")
-        block = f"{begin}\n![% of copy bandwidth per chapter]({image})\n\n{table(best, device, driver, date, args.commit, size)}\n{end}"
-        text = text[:text.index(begin)] + block + text[text.index(end) + len(end):]
+        block = (f"![the main line's climb, and each chapter's best]({image})\n\n"
+                 f"{table(order, line, interludes(rows), device, driver, date, args.commit, size)}")
+        text = replace_block(text, "results", block, args.readme)
+        gpus = gpus_table(args.results)
+        if gpus:
+            text = replace_block(text, "gpus", gpus, args.readme)
         with open(args.readme, "w") as f:
             f.write(text)
         print(f"updated the results table in {args.readme}")

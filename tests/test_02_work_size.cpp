@@ -1,6 +1,7 @@
-// Chapter 02: chapter 01's blur in every work-group shape, against the
-// goldens and the CPU reference on awkward sizes (which are not multiples of
-// any shape: the rounding and the bounds guard are what is tested); the add
+// Chapter 02: the main line's kernel (8 rows per item) and chapter 01's blur
+// in every work-group shape, against the goldens and the CPU reference on
+// awkward sizes (which are not multiples of any shape: the rounding and the
+// bounds guard are what is tested); the add
 // kernel and the compute-bound loop of the sections; and the limits that
 // refuse shapes a device cannot run.
 #include <catch2/catch.hpp>
@@ -87,7 +88,47 @@ void check_every_shape(Api api) {
   }
 }
 
+// The main line's kernel (blur_rows): every golden (R = 2 through the window
+// of rows, R = 9 through the loop without it), the awkward sizes (heights of
+// 1, 15, 31 ... are no multiple of the 8 rows an item computes) at R = 2 and
+// at R = 5 and 16 without the window, and every radius 1..16 on two sizes.
+void check_main(Api api) {
+  gauss::test::check_on_goldens(chapter(), "main", api);
+  gauss::test::check_on_awkward_sizes(chapter(), "main", api, {{1.0, 2}, {2.0, 5}, {5.0, 16}});
+  for (int radius = 1; radius <= gauss::kMaxRadius; ++radius) {
+    const BlurSpec blur{radius / 3.0 + 0.5, radius};
+    for (const gauss::ImageSize size : {gauss::ImageSize{45, 70}, {3, 9}}) {
+      const gauss::Image input = gauss::test::random_image(size.width, size.height, gauss::PixelFormat::Gray);
+      const gauss::VariantResult result =
+          gauss::test::run_once(chapter(), "main", api, input, blur, gauss::blur_reference(input, blur));
+      INFO("main at " << gauss::to_string(size) << ", " << gauss::describe(blur) << ", random image seed "
+                      << gauss::test::kSeed << ": "
+                      << (result.error.empty() ? result.comparison.summary() : result.error));
+      CHECK(result.error.empty());
+      CHECK(result.skipped.empty());
+      CHECK(result.comparison.matches());
+    }
+  }
+}
+
 }  // namespace
+
+TEST_CASE("02_work_size: the main line's variant is listed first in both APIs", "[ch02]") {
+  const gauss::Variant* first_opencl = nullptr;
+  for (const gauss::Variant& v : chapter().variants())
+    if (v.api == Api::OpenCL && first_opencl == nullptr) first_opencl = &v;
+  REQUIRE(first_opencl != nullptr);
+  CHECK(first_opencl->name == "main");
+  CHECK(first_opencl->line == "main");
+#ifdef GAUSS_HAVE_CUDA
+  REQUIRE(chapter().find("main", Api::Cuda) != nullptr);
+  CHECK(chapter().find("main", Api::Cuda)->line == "main");
+#endif
+}
+
+TEST_CASE("02_work_size: OpenCL main (8 rows per item) against the goldens and the reference", "[ch02][opencl]") {
+  check_main(Api::OpenCL);
+}
 
 TEST_CASE("02_work_size: every shape is a variant in both APIs", "[ch02]") {
   const std::vector<std::string> opencl = shape_variants(Api::OpenCL);
@@ -226,6 +267,10 @@ TEST_CASE("02_work_size: a bad GAUSS_LOOP_ITERATIONS is bad input", "[ch02]") {
 }
 
 // --- CUDA (run where there is a device, reported as skipped elsewhere) -------------
+
+TEST_CASE("02_work_size: CUDA main (8 rows per thread) against the goldens and the reference", "[ch02][.][cuda]") {
+  check_main(Api::Cuda);
+}
 
 TEST_CASE("02_work_size: CUDA shapes match the goldens", "[ch02][.][cuda]") {
   for (const char* name : {"naive_1x32", "naive_32x8", "naive_auto"})

@@ -1,4 +1,5 @@
-// Chapter 03: the recursive Gaussian (its coefficients, its CPU reference
+// Chapter 03: the main line's kernel (4 x 8 pixels per item, words in and
+// out) on every path; the recursive Gaussian (its coefficients, its CPU reference
 // against a sampled Gaussian, a constant image), its GPU passes against the
 // CPU reference in double on awkward sizes, the batched passes (16 and 32
 // values in flight per item) against the same reference and against the
@@ -99,6 +100,42 @@ void check_batch_edges(Api api) {
   }
 }
 
+// The main line's kernel (blur_wide), one case: @p size at @p blur against
+// the Gaussian reference.
+void check_main_at(Api api, gauss::ImageSize size, const BlurSpec& blur) {
+  const gauss::Image input = gauss::test::random_image(size.width, size.height, gauss::PixelFormat::Gray);
+  const gauss::VariantResult result =
+      gauss::test::run_once(chapter(), "main", api, input, blur, gauss::blur_reference(input, blur));
+  INFO("main at " << gauss::to_string(size) << ", " << gauss::describe(blur) << ", random image seed "
+                  << gauss::test::kSeed << ": " << (result.error.empty() ? result.comparison.summary() : result.error));
+  CHECK(result.error.empty());
+  CHECK(result.skipped.empty());
+  CHECK(result.comparison.matches());
+}
+
+// blur_wide has three paths: words (aligned rows, R <= 4, items whose words
+// w - 1 and w + 1 lie inside the row), clamped bytes (unaligned rows, the
+// left and right edge items, the last partial word) and, for R > 4, bytes
+// row by row. The goldens are 512 (aligned) and 451 (unaligned) wide; most
+// awkward sizes are unaligned (odd widths), 16 x 16 and 100 x 1 aligned. The
+// widths that are multiples of 4 below add aligned images whose last group is
+// partial (132, 260) or just full (128, 1024), items whose right word is the
+// last one (12) and images too narrow for any word item (4, 8); heights no
+// multiple of the 8 rows an item computes.
+const std::vector<gauss::ImageSize> kAlignedSizes{{4, 5},    {8, 3},    {12, 9},    {128, 64},
+                                                  {132, 70}, {260, 67}, {1024, 17}, {20, 1}};
+
+void check_main(Api api) {
+  gauss::test::check_on_goldens(chapter(), "main", api);
+  gauss::test::check_on_awkward_sizes(chapter(), "main", api, {{1.0, 2}, {2.0, 5}, {5.0, 16}});
+  for (const gauss::ImageSize size : kAlignedSizes)
+    for (const BlurSpec blur : {BlurSpec{0.5, 1}, {1.0, 2}, {1.5, 4}, {2.0, 5}}) check_main_at(api, size, blur);
+  // Every radius, aligned and not.
+  for (int radius = 1; radius <= gauss::kMaxRadius; ++radius)
+    for (const gauss::ImageSize size : {gauss::ImageSize{44, 37}, {45, 19}})
+      check_main_at(api, size, {radius / 3.0 + 0.5, radius});
+}
+
 void check_fir_variants(Api api) {
   gauss::test::check_on_goldens(chapter(), "fir_separable", api, {{3.0, 9}});
   gauss::test::check_on_awkward_sizes(chapter(), "fir_separable", api, {{5.0, 16}});
@@ -158,6 +195,24 @@ void check_sweep_csv(const std::string& sweep) {
 }
 
 }  // namespace
+
+TEST_CASE("03_coalescing: the main line's variant is listed first in both APIs", "[ch03]") {
+  const gauss::Variant* first_opencl = nullptr;
+  for (const gauss::Variant& v : chapter().variants())
+    if (v.api == Api::OpenCL && first_opencl == nullptr) first_opencl = &v;
+  REQUIRE(first_opencl != nullptr);
+  CHECK(first_opencl->name == "main");
+  CHECK(first_opencl->line == "main");
+  CHECK(first_opencl->reference.empty());  // the Gaussian blur, not the recursive filter
+#ifdef GAUSS_HAVE_CUDA
+  REQUIRE(chapter().find("main", Api::Cuda) != nullptr);
+  CHECK(chapter().find("main", Api::Cuda)->line == "main");
+#endif
+}
+
+TEST_CASE("03_coalescing: OpenCL main (words in, words out) against the goldens and the reference", "[ch03][opencl]") {
+  check_main(Api::OpenCL);
+}
 
 TEST_CASE("03_coalescing: Deriche's coefficients for sigma 5 are the published ones", "[ch03]") {
   // seed-facts: sigma = 5 gives n = (0.079758, -0.136670, 0.086606, -0.018965),
@@ -341,6 +396,10 @@ TEST_CASE("03_coalescing: the height sweep runs, checks every point and writes i
 }
 
 // --- CUDA (run where there is a device, reported as skipped elsewhere) -------------
+
+TEST_CASE("03_coalescing: CUDA main (words in, words out) against the goldens and the reference", "[ch03][.][cuda]") {
+  check_main(Api::Cuda);
+}
 
 TEST_CASE("03_coalescing: CUDA recursive passes against the CPU reference on awkward sizes", "[ch03][.][cuda]") {
   check_recursive_variants(Api::Cuda);

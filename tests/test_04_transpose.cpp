@@ -72,6 +72,10 @@ void check_blurs(Api api) {
     }
   }
   gauss::test::check_on_goldens(chapter(), "fir_separable", api, {{1.0, 2}});
+  // The main line: chapter 03's kernel, carried forward and tested there;
+  // here through this chapter's registration.
+  gauss::test::check_on_goldens(chapter(), "main", api, {{1.0, 2}});
+  gauss::test::check_on_awkward_sizes(chapter(), "main", api, {{1.0, 2}});
 }
 
 }  // namespace

@@ -41,9 +41,15 @@ struct Checked {
   std::vector<BlurSpec> awkward;
 };
 const std::vector<Checked> kCorrectVariants{
+    // The main line: R = 2 and 5 stage 64 tile rows, 9 and 16 stage 32; the
+    // awkward sizes' odd widths take the byte path for every word, 16x16 and
+    // 100x1 the word path, 451 and 1023 both at once at the right edge.
+    {"main", {{1.0, 2}}, {{1.0, 2}, {2.0, 5}, {3.0, 9}, {5.0, 16}}},
     {"naive_32x8", {{1.0, 2}}, {{1.0, 2}}},  // chapter 01's kernel, tested there; here its 32x8 groups
-    {"tiled", {}, {{1.0, 2}, {2.0, 5}}},       {"separable_local", {}, {{1.0, 2}, {3.0, 9}, {5.0, 16}}},
-    {"image_nearest", {{1.0, 2}}, {{1.0, 2}}}, {"image_linear", {{1.0, 2}}, {{1.0, 2}, {2.0, 5}}},
+    {"tiled", {}, {{1.0, 2}, {2.0, 5}}},
+    {"separable_local", {}, {{1.0, 2}, {3.0, 9}, {5.0, 16}}},
+    {"image_nearest", {{1.0, 2}}, {{1.0, 2}}},
+    {"image_linear", {{1.0, 2}}, {{1.0, 2}, {2.0, 5}}},
 };
 
 void check_variant(const Checked& variant, Api api) {

@@ -38,6 +38,17 @@ void check_variant(const std::string& name, Api api) {
   gauss::test::check_on_awkward_sizes(chapter(), name, api, {{0.5, 1}, {2.0, 5}});
 }
 
+// The candidate step (chapter 05's fused kernel with symmetric weights):
+// R = 1, 2 and 5 stage 64 tile rows, 9 and 16 stage 32; the awkward sizes'
+// odd widths take the byte path, 16x16 and 100x1 the word path. The main
+// line here is chapter 05's kernel, tested there; here once, through this
+// chapter's registration.
+void check_main(Api api) {
+  gauss::test::check_on_goldens(chapter(), "symmetric", api);
+  gauss::test::check_on_awkward_sizes(chapter(), "symmetric", api, {{0.5, 1}, {1.0, 2}, {2.0, 5}, {3.0, 9}, {5.0, 16}});
+  gauss::test::check_on_awkward_sizes(chapter(), "main", api, {{1.0, 2}});
+}
+
 // The seminar's kernels (a "valid" convolution on the input padded by the
 // host) have their 5x5 sigma 1 table built in: that blur only; any other is
 // skipped, not failed.
@@ -76,6 +87,10 @@ TEST_CASE("06_constant_memory: OpenCL variants match the goldens and the awkward
   }
 }
 
+TEST_CASE("06_constant_memory: the OpenCL main line matches the goldens and the awkward sizes", "[ch06][opencl]") {
+  check_main(Api::OpenCL);
+}
+
 TEST_CASE("06_constant_memory: the seminar's OpenCL kernels match the goldens and the awkward sizes",
           "[ch06][opencl]") {
   for (const std::string& name : kSeminarVariants) {
@@ -97,6 +112,10 @@ TEST_CASE("06_constant_memory: CUDA variants match the goldens and the awkward s
   for (const std::string& name : kVariants) {
     SECTION(name) { check_variant(name, Api::Cuda); }
   }
+}
+
+TEST_CASE("06_constant_memory: the CUDA main line matches the goldens and the awkward sizes", "[ch06][.][cuda]") {
+  check_main(Api::Cuda);
 }
 
 TEST_CASE("06_constant_memory: the seminar's CUDA kernels match the goldens and the awkward sizes", "[ch06][.][cuda]") {

@@ -89,6 +89,9 @@ void check_variant(const std::string& name, Api api) {
   // planar is chapter 01's gray kernel three times: its radius 9 is tested there.
   check_goldens(name, api, name == "planar");
   check_sizes(name, api, gauss::test::awkward_sizes(), {{1.0, 2}, {2.0, 5}});
+  // The main line: R = 1 to 4 stage 64 tile rows, 5 to 16 stage 32; the
+  // awkward sizes give partial tiles in both directions and a 1-pixel image.
+  if (name == "main") check_sizes(name, api, gauss::test::awkward_sizes(), {{0.5, 1}, {3.0, 9}, {5.0, 16}});
   if (name == "rgba32_x4") check_sizes(name, api, kVectorSizes, {{0.5, 1}, {1.0, 2}, {2.0, 5}, {3.0, 9}, {5.0, 16}});
 }
 
@@ -115,7 +118,7 @@ int run_program(std::vector<const char*> args) {
   return chapter().run(static_cast<int>(args.size()), args.data());
 }
 
-const std::vector<std::string> kVariants{"rgb24", "planar", "rgba32", "rgba32_x4"};
+const std::vector<std::string> kVariants{"main", "rgb24", "planar", "rgba32", "rgba32_x4"};
 
 }  // namespace
 

@@ -33,7 +33,8 @@ const std::vector<BlurSpec> kBlurs{{0.8, 1}, {1.0, 2}, {1.2, 3}, {1.5, 4}, {2.0,
 // interior blocks (no byte paths) run beside the edge blocks, plus ragged ones.
 std::vector<gauss::Image> extreme_images(gauss::PixelFormat format) {
   std::vector<gauss::Image> images;
-  for (const auto [width, height] : {std::pair{1024, 40}, std::pair{1000, 37}, std::pair{961, 5}, std::pair{488, 19}}) {
+  for (const auto& [width, height] :
+       {std::pair{1024, 40}, std::pair{1000, 37}, std::pair{961, 5}, std::pair{488, 19}}) {
     images.push_back(gauss::Image::make(width, height, format, 0));
     images.push_back(gauss::Image::make(width, height, format, 255));
     gauss::Image checker = gauss::Image::make(width, height, format);

@@ -16,6 +16,10 @@
 //     dynamic local memory reserved to limit how many groups a compute unit
 //     holds.
 //
+// The main line's step (blur_rows.cl/.cu, variant `main`, listed first): the
+// same blur in the best shape measured here, 32 x 8, with each work-item
+// computing 8 pixels down a column from a window of rows kept in registers.
+//
 // The experiments behind the sections (rigaya's add, toropippi's loop, the
 // limits that decide which shapes can run) are this chapter's second program
 // part, in experiments.hpp: they launch kernels of their own, by hand. The
@@ -23,11 +27,13 @@
 #include <string>
 
 #include "blur_naive_cl.hpp"  // chapter 01's kernel, embedded by chapter 01 (USES 01_naive)
+#include "blur_rows_cl.hpp"   // the main line's kernel, embedded from blur_rows.cl
 #include "experiments.hpp"
 #include "gauss/chapter.hpp"
 #include "gauss/reference.hpp"
 #include "gauss/section_tools.hpp"
 #ifdef GAUSS_HAVE_CUDA
+#include "blur_rows.cuh"    // the main line's kernel, in blur_rows.cu
 #include "blur_shapes.cuh"  // chapter 01's kernel again, with the CUDA runtime's limits
 #include "gauss/cuda.hpp"
 #endif
@@ -100,10 +106,45 @@ gauss::CudaLaunch cuda_runtime_choice(const gauss::Problem& p) {
 }
 #endif
 
+// --- The main line ---------------------------------------------------------
+// Chapter 01's blur in the shape this chapter finds best (32 x 8: a warp
+// spans one row segment, 256 items), each item computing kMainRows pixels
+// down its column (blur_rows.cl): a group covers 32 x 64 pixels.
+constexpr Shape kMainShape{32, 8};
+constexpr int kMainRows = 8;
+
+gauss::OpenClLaunch opencl_main(gauss::OpenClSession& cl, const gauss::Problem& p) {
+  cl::Kernel kernel = cl.kernel(gauss::embedded::blur_rows_cl, "blur_rows",
+                                "-D RADIUS=" + std::to_string(p.blur.radius) + " -D ROWS=" + std::to_string(kMainRows));
+  // One item per column and per kMainRows rows, rounded up to whole groups;
+  // the kernel's guards idle the items (and rows) past the image.
+  const int item_rows = (p.image.height + kMainRows - 1) / kMainRows;
+  const cl::NDRange global(gauss::round_up(p.image.width, kMainShape.x), gauss::round_up(item_rows, kMainShape.y));
+  return opencl_blur_launch(cl, kernel, p, global, cl::NDRange(kMainShape.x, kMainShape.y));
+}
+
+#ifdef GAUSS_HAVE_CUDA
+gauss::CudaLaunch cuda_main(const gauss::Problem& p) {
+  static_assert(kBlurRowsPerThread == kMainRows, "blur_rows.cu and blur_rows.cl compute as many rows per item");
+  return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+    launch_blur_rows(in, out, p, dim3(kMainShape.x, kMainShape.y), stream);
+  };
+}
+#endif
+
 }  // namespace
 
 gauss::Chapter make_chapter() {
   gauss::Chapter chapter("02_work_size", "the work-group size: chapter 01's blur in every group shape");
+
+  // --- The main line: several pixels per work-item ------------------------------
+  chapter
+      .add_opencl("main", "main line: chapter 01's blur in 32x8 groups, 8 pixels per item down a column", opencl_main)
+      .line = "main";
+#ifdef GAUSS_HAVE_CUDA
+  chapter.add_cuda("main", "main line: chapter 01's blur in 32x8 blocks, 8 pixels per thread down a column", cuda_main)
+      .line = "main";
+#endif
 
   // The CPU reference on every thread, as the yardstick of the speed-up column.
   chapter.add_cpu("cpu_threads", "CPU reference (double), all hardware threads",

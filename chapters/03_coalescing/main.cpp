@@ -21,6 +21,10 @@
 // per pixel (fir_h, fir_v, fir_separable), checked against the Gaussian blur
 // of the whole tutorial.
 //
+// First, the main line's step (blur_wide.cl/.cu, variant `main`): chapter
+// 02's main-line blur with each work-item computing 4 adjacent pixels of its
+// 8 rows, reading aligned 32-bit words and writing one word per row.
+//
 // The kernels are in recursive_gauss.cl/.cu and gaussian_fir.cl/.cu, the
 // filter's coefficients and CPU reference in common/ (gauss/deriche.hpp), the
 // host side of each pass (build, enqueue, float scratch images) and the width
@@ -36,6 +40,20 @@ namespace chapter03 {
 
 gauss::Chapter make_chapter() {
   gauss::Chapter chapter("03_coalescing", "coalescing: the recursive Gaussian one work-item per row or per column");
+
+  // --- The main line: wide coalesced loads and stores ------------------------------
+  // The Gaussian blur of the whole tutorial, not the recursive filter: checked
+  // against the default reference.
+  chapter
+      .add_opencl("main", "main line: chapter 02's main, 4 pixels per item from 32-bit words, one word stored",
+                  main_line_opencl)
+      .line = "main";
+#ifdef GAUSS_HAVE_CUDA
+  chapter
+      .add_cuda("main", "main line: chapter 02's main, 4 pixels per thread from 32-bit words, one word stored",
+                main_line_cuda)
+      .line = "main";
+#endif
 
   // --- The references ---------------------------------------------------------------
   // The recursive Gaussian is not the truncated Gaussian of the other

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "blur_wide_cl.hpp"  // embedded blur_wide.cl (the main line)
 #include "gauss/blur.hpp"
 #include "gauss/chapter.hpp"
 #include "gauss/deriche.hpp"
@@ -24,6 +25,7 @@
 #include "recursive_gauss_batched_cl.hpp"  // embedded recursive_gauss_batched.cl
 #include "recursive_gauss_cl.hpp"          // embedded recursive_gauss.cl
 #ifdef GAUSS_HAVE_CUDA
+#include "blur_wide.cuh"
 #include "gauss/cuda.hpp"
 #include "gaussian_fir.cuh"
 #include "recursive_gauss.cuh"
@@ -92,6 +94,53 @@ class CudaFloatImage {
  private:
   std::shared_ptr<gauss::CudaBuffer> buffer_;
 };
+#endif
+
+// --- The main line ---------------------------------------------------------
+// 32 x 8 groups (chapter 02's best shape), each item 4 pixels wide (one
+// 32-bit word) and 8 rows deep: a group covers 128 x 64 pixels.
+inline constexpr int kMainGroupX = 32;
+inline constexpr int kMainGroupY = 8;
+inline constexpr int kMainPixels = 4;
+inline constexpr int kMainRows = 8;
+
+/// The main line's step (variant `main`, and chapter 04's, which carries it
+/// forward unchanged): blur_wide.cl's set-up.
+inline gauss::OpenClLaunch main_line_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
+  cl::Kernel kernel = cl.kernel(gauss::embedded::blur_wide_cl, "blur_wide",
+                                "-D RADIUS=" + std::to_string(p.blur.radius) + " -D ROWS=" + std::to_string(kMainRows));
+  // One item per 4 columns and 8 rows, rounded up to whole groups; the
+  // kernel's guards idle the items (and pixels) past the image.
+  const int item_columns = (p.image.width + kMainPixels - 1) / kMainPixels;
+  const int item_rows = (p.image.height + kMainRows - 1) / kMainRows;
+  const cl::NDRange global(gauss::round_up(item_columns, kMainGroupX), gauss::round_up(item_rows, kMainGroupY));
+  const cl::NDRange local(kMainGroupX, kMainGroupY);
+  // OpenCL buffers are aligned far beyond 4 bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN):
+  // rows start on word boundaries exactly when the pitch is a multiple of 4.
+  const int aligned = p.image.pitch % kMainPixels == 0 ? 1 : 0;
+  return [&cl, kernel, global, local, p, aligned](const cl::Buffer& in, const cl::Buffer& out) mutable {
+    kernel.setArg(0, in);
+    kernel.setArg(1, out);
+    kernel.setArg(2, p.image.width);
+    kernel.setArg(3, p.image.height);
+    kernel.setArg(4, p.image.pitch);
+    kernel.setArg(5, aligned);
+    kernel.setArg(6, p.taps);
+    cl::Event done;
+    cl.queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &done);
+    return std::vector<cl::Event>{done};
+  };
+}
+
+#ifdef GAUSS_HAVE_CUDA
+/// The same in CUDA: blur_wide.cu.
+inline gauss::CudaLaunch main_line_cuda(const gauss::Problem& p) {
+  static_assert(kBlurWidePixels == kMainPixels && kBlurWideRows == kMainRows,
+                "blur_wide.cu and blur_wide.cl compute as many pixels per item");
+  return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+    launch_blur_wide(in, out, p, dim3(kMainGroupX, kMainGroupY), stream);
+  };
+}
 #endif
 
 // --- Variant set-ups (8-bit image in, 8-bit image out) -----------------------------

@@ -35,6 +35,25 @@ namespace chapter04 {
 gauss::Chapter make_chapter() {
   gauss::Chapter chapter("04_transpose", "transposes, and the recursive blur as rgV + transpose + rgV + transpose");
 
+  // --- The main line: chapter 03's step, carried forward unchanged ------------------
+  // This chapter's step would be separable passes through DRAM: rows into an
+  // intermediate image, then columns (transposed or not). Each pass moves at
+  // least a copy's bytes, and an exact intermediate (floats) moves 4 more
+  // bytes a pixel each way: 10 bytes a pixel against one pass's 2, a floor of
+  // 5 copies' time, well above chapter 03's main (fir_separable, below, is
+  // the two passes at one pixel per item). So the main line keeps chapter
+  // 03's one-pass kernel (README: "The main line").
+  chapter
+      .add_opencl("main", "main line: chapter 03's main, unchanged (two passes through DRAM would lose)",
+                  chapter03::main_line_opencl)
+      .line = "main";
+#ifdef GAUSS_HAVE_CUDA
+  chapter
+      .add_cuda("main", "main line: chapter 03's main, unchanged (two passes through DRAM would lose)",
+                chapter03::main_line_cuda)
+      .line = "main";
+#endif
+
   // --- The references ---------------------------------------------------------------
   // A transpose's output is height x width: out(y, x) = in(x, y), exactly.
   // The blurs are checked against chapter 03's recursive Gaussian in double

@@ -15,6 +15,11 @@
 //     (image_nearest), and lets them mix two taps per read (image_linear);
 //   - sweeps the group shape and prints what each shape wastes on the halo.
 //
+// The main line's step (main, listed first): chapter 03's kernel (4 pixels x
+// 8 rows per item, 32-bit loads and stores) with the separable blur fused in
+// local memory: a 32x8 group stages a 128 x 64 tile and its halo once, sums
+// rows into a float tile, then columns: 2(2R+1) multiply-adds a pixel, not (2R+1)^2.
+//
 // The image variants' set-ups in both APIs (in OpenCL, the image each run
 // copies into) and the linear-sampling trick's taps and their precision are
 // this chapter's second program part, in samplers.hpp: the tests check the
@@ -23,12 +28,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "blur_broken_halo_cl.hpp"  // the OpenCL kernels, embedded at build time
 #include "blur_naive_cl.hpp"        // chapter 01's kernel
 #include "blur_separable_local_cl.hpp"
+#include "blur_staged_setup.hpp"  // the main line's set-ups
 #include "blur_tiled_cl.hpp"
 #include "gauss/chapter.hpp"
 #include "gauss/lesson_launch.hpp"
@@ -189,6 +196,14 @@ void group_shape_sweep(gauss::SectionContext& context) {
 
 gauss::Chapter make_chapter() {
   gauss::Chapter chapter("05_local_memory", "local (shared) memory: tiles, halos, overlap, samplers");
+
+  // --- The main line, first: chapter 03's kernel with its passes fused in local memory ---
+  const char* main_line =
+      "main line: 4 px x 8 rows per item, 128x64 tile + halo staged in local memory, row sums then column sums";
+  chapter.add_opencl("main", main_line, staged_opencl).line = "main";
+#ifdef GAUSS_HAVE_CUDA
+  chapter.add_cuda("main", main_line, staged_cuda()).line = "main";
+#endif
 
   // --- The CPU: the baseline of the speed-up column -------------------------
   chapter.add_cpu("cpu_single", "CPU reference (double), one thread",

@@ -15,14 +15,22 @@
 // Beside them, the seminar's own four kernels as published (seminar_*: a
 // "valid" convolution with its 5x5 table built in, on the input padded by
 // the host), so that each of its factors can be measured, not inferred.
+// The main line (main, listed first) carries chapter 05's kernel forward; this
+// chapter's candidate step (symmetric) tells it what is known about its
+// weights, the radius and their symmetry: mirrored taps are added before
+// their shared weight multiplies them. Measured, it does not win.
 // The lesson is in README.md beside this file; the compiler's evidence
 // (registers, stack frames, ld.local against ld.const) comes from gpu-extra.sh.
 #include <memory>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "blur_weights_cl.hpp"  // the OpenCL kernels, embedded at build time
+#include "blur_staged_setup.hpp"  // chapter 05's main line (USES 05_local_memory)
+#include "blur_symmetric.hpp"     // the candidate's tile height
+#include "blur_symmetric_cl.hpp"  // the candidate's kernel
+#include "blur_weights_cl.hpp"    // the OpenCL kernels, embedded at build time
 #include "gauss/chapter.hpp"
 #include "gauss/lesson_launch.hpp"
 #include "gauss/reference.hpp"
@@ -31,6 +39,7 @@
 #include "seminar_simple_cl.hpp"   // chapter 01's port of the seminar's Simple kernel
 #include "seminar_weights_cl.hpp"  // the seminar's three kernels after it
 #ifdef GAUSS_HAVE_CUDA
+#include "blur_symmetric.cuh"
 #include "blur_weights.cuh"
 #include "gauss/cuda.hpp"
 #include "seminar_simple.cuh"
@@ -72,6 +81,24 @@ const Storage kStorages[] = {
     {"global_runtime", "weights in a global buffer, run-time radius", "blur_global_runtime",
      false CUDA_STORAGE(WeightStorage::GlobalRuntime)},
 };
+
+// --- The main line's candidate: chapter 05's fused kernel, symmetric weights -------
+// 32x8 groups, each owning 128 x symmetric_tile_rows(R) output pixels; the
+// weights by value, as chapter 01's. Word loads and stores need word-aligned
+// rows: an OpenCL buffer's base is aligned far beyond 4 bytes, so the pitch decides.
+gauss::OpenClLaunch symmetric_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
+  const int tile_rows = symmetric_tile_rows(p.blur.radius, cl.info.local_memory);
+  if (tile_rows == 0)
+    throw std::runtime_error("blur_symmetric: the device's local memory holds no tile at this radius");
+  cl::Kernel kernel = gauss::lesson::blur_kernel(
+      cl, gauss::embedded::blur_symmetric_cl, "blur_symmetric",
+      "-D RADIUS=" + std::to_string(p.blur.radius) + " -D TILE_ROWS=" + std::to_string(tile_rows), p);
+  kernel.setArg(6, static_cast<cl_int>(p.image.pitch % 4 == 0));
+  // One group per 128 x tile_rows output pixels.
+  const cl::NDRange global(gauss::round_up(p.image.width, 128) / 4,
+                           gauss::round_up(p.image.height, tile_rows) / tile_rows * 8);
+  return gauss::lesson::enqueue_kernel(cl, kernel, global, cl::NDRange(32, 8));
+}
 
 // --- OpenCL ------------------------------------------------------------------------
 // The kernel's arguments after the image: the weights (by value for the
@@ -198,6 +225,20 @@ void radius_sweep(gauss::SectionContext& context) {
 
 gauss::Chapter make_chapter() {
   gauss::Chapter chapter("06_constant_memory", "where the weights live: registers, local, constant, global memory");
+
+  // --- The main line, first: chapter 05's kernel, and this chapter's candidate --------
+  // The candidate step tells chapter 05's kernel what is known at compile
+  // time about its weights: besides the radius, their symmetry. Measured on
+  // the H200 it does not beat chapter 05's kernel (README: "The main line"),
+  // so the main line carries that one forward, and the candidate runs beside it.
+  const char* main_line = "main line: chapter 05's main, unchanged (symmetric, the candidate, did not beat it)";
+  const char* symmetric = "chapter 05's main with mirrored taps added before weighing (R+1 multiply-adds per 1-D sum)";
+  chapter.add_opencl("main", main_line, chapter05::staged_opencl).line = "main";
+  chapter.add_opencl("symmetric", symmetric, symmetric_opencl);
+#ifdef GAUSS_HAVE_CUDA
+  chapter.add_cuda("main", main_line, chapter05::staged_cuda()).line = "main";
+  chapter.add_cuda("symmetric", symmetric, gauss::lesson::cuda_launch(launch_blur_symmetric));
+#endif
 
   // --- The CPU: the baseline of the speed-up column -------------------------
   chapter.add_cpu("cpu_single", "CPU reference (double), one thread",

@@ -11,21 +11,28 @@
 //              split and the join are part of its time
 //   alpha_zero rgba32 as the Fixstars seminar wrote it: alpha = 0 (a known bug)
 //
+// The main line's step (main, listed first): chapter 06's fused separable
+// kernel with symmetric weights on RGBA, one 32-bit word per pixel in and out.
+//
 // Every output carries its input pixel's alpha through, and the tests use
 // random alpha to check it. The Fixstars seminar measured RGB24 at 4.83 ms and
 // RGBA32 at 3.69 ms; the lesson is in README.md beside this file. The planar
 // variant, its section, and the group shape every kernel runs in (kShape,
 // the seminar's 32x8) are in planar.hpp, this chapter's second program part.
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "blur_rgba_cl.hpp"
+#include "blur_rgba_main.hpp"     // the main line's tile height
+#include "blur_rgba_main_cl.hpp"  // the main line's kernel
 #include "gauss/chapter.hpp"
 #include "gauss/lesson_launch.hpp"
 #include "gauss/reference.hpp"
 #include "planar.hpp"  // the planar variant and its section
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_rgba.cuh"
+#include "blur_rgba_main.cuh"
 #include "gauss/cuda.hpp"
 #endif
 
@@ -45,6 +52,20 @@ gauss::OpenClSetup interleaved_opencl(const char* kernel_name, int pixels_per_it
   };
 }
 
+// --- The main line: chapter 06's kernel on RGBA ------------------------------------
+// 32x8 groups, each owning 32 x rgba_main_tile_rows(R) pixels, as many rows as
+// the device's local memory holds (at most 64, in at most 48 KB).
+gauss::OpenClLaunch rgba_main_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
+  const int tile_rows = rgba_main_tile_rows(p.blur.radius, cl.info.local_memory);
+  if (tile_rows == 0)
+    throw std::runtime_error("blur_rgba_main: the device's local memory holds no tile at this radius");
+  cl::Kernel kernel = gauss::lesson::blur_kernel(cl, gauss::embedded::blur_rgba_main_cl, "blur_rgba_staged",
+                                                 radius_option(p) + " -D TILE_ROWS=" + std::to_string(tile_rows), p);
+  const cl::NDRange global(gauss::round_up(p.image.width, 32),
+                           gauss::round_up(p.image.height, tile_rows) / tile_rows * 8);
+  return gauss::lesson::enqueue_kernel(cl, kernel, global, cl::NDRange(32, 8));
+}
+
 #ifdef GAUSS_HAVE_CUDA
 // --- The interleaved kernels (CUDA) ---------------------------------------------
 gauss::CudaSetup colour_cuda(ColourKernel kernel) {
@@ -58,6 +79,14 @@ gauss::CudaSetup colour_cuda(ColourKernel kernel) {
 gauss::Chapter make_chapter() {
   gauss::Chapter chapter("07_rgba_packing", "colour: RGB24, RGBA32, planar, four pixels per item",
                          gauss::PixelFormat::Rgba);
+
+  // --- The main line, first: chapter 06's fused kernel on RGBA, alpha carried ---------------
+  const char* main_line =
+      "main line: chapter 06's fused symmetric kernel on RGBA, 32x64 tiles in local memory, one word per pixel";
+  chapter.add_opencl("main", main_line, rgba_main_opencl).line = "main";
+#ifdef GAUSS_HAVE_CUDA
+  chapter.add_cuda("main", main_line, gauss::lesson::cuda_launch(launch_blur_rgba_main)).line = "main";
+#endif
 
   // --- The CPU: the baseline of the speed-up column (RGBA) ---------------------
   chapter.add_cpu("cpu_single", "CPU reference (double), one thread",

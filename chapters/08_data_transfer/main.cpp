@@ -62,6 +62,35 @@ namespace {
 // microseconds) outweighs what finer overlap could still save.
 const std::vector<int> kStripCounts{1, 2, 4, 8, 16};
 
+// The Fixstars seminar's chart of the same job (6720 x 4480 gray, its Simple
+// kernel, a GeForce RTX 2060 on PCIe 3.0 x16), in the order of its bars. The
+// chart's title says the times include the transfers: end to end, like ours.
+// Its wrappers also allocate and free device memory on every call.
+struct SeminarBar {
+  const char* bar;
+  double ms;
+  const char* ours;
+};
+const SeminarBar kSeminarChart[] = {{"Normal", 19.0, "pageable"},
+                                    {"Pinned", 8.39, "pinned"},
+                                    {"Mapped", 9.176, "mapped"},
+                                    {"MappedOut", 6.933, "mapped_out"},
+                                    {"Unified Memory", 324.0, "managed"}};
+
+// Prints the seminar's bars beside this run's end-to-end times (CUDA).
+void print_seminar_chart(std::ostream& out, const std::vector<transfer::JobStats>& jobs) {
+  out << "The Fixstars seminar's chart (RTX 2060, PCIe 3.0; its times include the transfers) beside this run:\n";
+  for (const SeminarBar& bar : kSeminarChart) {
+    const auto job = std::find_if(jobs.begin(), jobs.end(), [&](const auto& j) { return j.method == bar.ours; });
+    out << "  " << bar.bar << ": " << gauss::format_fixed(bar.ms, 3) << " ms there; " << bar.ours << ": "
+        << (job != jobs.end() && job->ok() && job->skipped.empty()
+                ? gauss::format_fixed(job->end_to_end.median_ms, 3) + " ms end to end here"
+                : std::string("not run here"))
+        << '\n';
+  }
+  out << '\n';
+}
+
 // Runs @p methods on one API, prints their table, and adds their rows.
 void run_methods(gauss::SectionContext& context, const std::string& api, const std::string& device,
                  const std::vector<TransferMethod>& methods, const gauss::Image& reference) {
@@ -76,6 +105,7 @@ void run_methods(gauss::SectionContext& context, const std::string& api, const s
   context.out << api << " on " << device << ":\n";
   transfer::print_jobs(context.out, jobs, context.input.bytes(), kernel_alone);
   context.out << '\n';
+  if (api == "CUDA") print_seminar_chart(context.out, jobs);
 }
 
 // Runs the overlap for each strip count, prints the table and adds the rows.

@@ -22,7 +22,7 @@
 //    exchange through local memory would need two barriers per row, and
 //    barriers in an unrolled row loop take PoCL minutes to compile.)
 //
-// Built with -D CHANNELS=<1|4> -D NB=<bytes per item: 8 gray, 16 RGBA>
+// Built with -D CHANNELS=<1|4> -D NB=<bytes per item: 8 gray, 16 RGBA; 4 and 8 in the ablation>
 // -D ROWS=<output rows per item> -D AHEAD=<rows loaded ahead>
 // -D WARPS=<items in dimension 1 of a group> [-D NV_PTX].
 
@@ -157,7 +157,7 @@ inline void load_row(__global const uchar* restrict in, int width, int height, i
 #if SIDE_PAIRS == 0 && NB == 16
         const uint4 v = *(__global const uint4*)(row + span_first);
         words[0] = v.x; words[1] = v.y; words[2] = v.z; words[3] = v.w;
-#elif SIDE_PAIRS == 0
+#elif SIDE_PAIRS == 0 && NB == 8
         const uint2 v = *(__global const uint2*)(row + span_first);
         words[0] = v.x; words[1] = v.y;
 #else
@@ -316,7 +316,7 @@ inline void half2_strip(__global const uchar* restrict in, __global uchar* restr
                 if (vector_io) {
 #if defined(NV_PTX) && NB == 16
                     *(__global uint4*)(dst + first_byte) = (uint4)(packed[0], packed[1], packed[2], packed[3]);
-#elif defined(NV_PTX)
+#elif defined(NV_PTX) && NB == 8
                     *(__global uint2*)(dst + first_byte) = (uint2)(packed[0], packed[1]);
 #else
                     /* Word stores: Oclgrind 21.10 takes a vector built from

@@ -83,6 +83,8 @@ __device__ __forceinline__ void half2_strip(const std::uint8_t* __restrict__ in,
       if constexpr (NB == 16) {
         const uint4 v = *reinterpret_cast<const uint4*>(row + first_byte);
         words[0] = v.x, words[1] = v.y, words[2] = v.z, words[3] = v.w;
+      } else if constexpr (NB == 4) {
+        words[0] = *reinterpret_cast<const std::uint32_t*>(row + first_byte);
       } else {
         const uint2 v = *reinterpret_cast<const uint2*>(row + first_byte);
         words[0] = v.x, words[1] = v.y;
@@ -183,6 +185,8 @@ __device__ __forceinline__ void half2_strip(const std::uint8_t* __restrict__ in,
         if (vector_io) {
           if constexpr (NB == 16) {
             *reinterpret_cast<uint4*>(dst + first_byte) = make_uint4(packed[0], packed[1], packed[2], packed[3]);
+          } else if constexpr (NB == 4) {
+            *reinterpret_cast<std::uint32_t*>(dst + first_byte) = packed[0];
           } else {
             *reinterpret_cast<uint2*>(dst + first_byte) = make_uint2(packed[0], packed[1]);
           }
@@ -207,18 +211,46 @@ __global__ void __launch_bounds__(32 * kWarps, MIN_BLOCKS)
     half2_strip<C, NB, ROWS, AHEAD, true>(in, out, width, height, pitch, aligned, hw);
 }
 
-template <int C>
+template <int C, int NB, int ROWS, int AHEAD, int MIN_BLOCKS>
 void launch_half2(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p, const fused::HalfWeights& hw,
                   cudaStream_t stream) {
-  constexpr int kNB = fused::half2_lane_bytes(C);
-  constexpr int kRows = fused::half2_rows(C);
   const gauss::ImageGeometry& g = p.image;
   const dim3 block(32, kWarps);
-  const dim3 grid((g.width * C + 30 * kNB - 1) / (30 * kNB), (g.height + kRows * kWarps - 1) / (kRows * kWarps));
-  const bool aligned = g.pitch % kNB == 0 && reinterpret_cast<std::uintptr_t>(in) % kNB == 0 &&
-                       reinterpret_cast<std::uintptr_t>(out) % kNB == 0;
-  blur_half2_strip<C, kNB, kRows, fused::half2_ahead(C), fused::half2_min_blocks(C)>
+  const dim3 grid((g.width * C + 30 * NB - 1) / (30 * NB), (g.height + ROWS * kWarps - 1) / (ROWS * kWarps));
+  const bool aligned = g.pitch % NB == 0 && reinterpret_cast<std::uintptr_t>(in) % NB == 0 &&
+                       reinterpret_cast<std::uintptr_t>(out) % NB == 0;
+  blur_half2_strip<C, NB, ROWS, AHEAD, MIN_BLOCKS>
       <<<grid, block, 0, stream>>>(in, out, g.width, g.height, g.pitch, aligned, hw);
+}
+
+// The shipped shape of each pixel format (fused_plan.hpp), and the same with
+// one of its choices taken back (the ablation, below).
+template <int C>
+void launch_half2_shipped(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p,
+                          const fused::HalfWeights& hw, cudaStream_t stream) {
+  launch_half2<C, fused::half2_lane_bytes(C), fused::half2_rows(C), fused::half2_ahead(C), fused::half2_min_blocks(C)>(
+      in, out, p, hw, stream);
+}
+
+template <int C>
+void launch_half2_ablated(HalfAblation which, const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p,
+                          const fused::HalfWeights& hw, cudaStream_t stream) {
+  constexpr int kNB = fused::half2_lane_bytes(C);
+  constexpr int kRows = fused::half2_rows(C);
+  constexpr int kAhead = fused::half2_ahead(C);
+  constexpr int kMinBlocks = fused::half2_min_blocks(C);
+  switch (which) {
+    case HalfAblation::Shipped:
+      return launch_half2<C, kNB, kRows, kAhead, kMinBlocks>(in, out, p, hw, stream);
+    case HalfAblation::NoRowsAhead:
+      return launch_half2<C, kNB, kRows, 0, kMinBlocks>(in, out, p, hw, stream);
+    case HalfAblation::NarrowLanes:
+      return launch_half2<C, kNB / 2, kRows, kAhead, kMinBlocks>(in, out, p, hw, stream);
+    case HalfAblation::OneRowPerWarp:
+      return launch_half2<C, kNB, 1, kAhead, kMinBlocks>(in, out, p, hw, stream);
+    case HalfAblation::NoLaunchBounds:
+      return launch_half2<C, kNB, kRows, kAhead, 1>(in, out, p, hw, stream);
+  }
 }
 
 }  // namespace
@@ -227,8 +259,19 @@ bool launch_blur_half2(const std::uint8_t* in, std::uint8_t* out, const gauss::P
   const auto hw = fused::half2_weights(problem.blur.radius, problem.taps);
   if (!hw) return false;
   if (problem.image.channels == 4)
-    launch_half2<4>(in, out, problem, *hw, stream);
+    launch_half2_shipped<4>(in, out, problem, *hw, stream);
   else
-    launch_half2<1>(in, out, problem, *hw, stream);
+    launch_half2_shipped<1>(in, out, problem, *hw, stream);
+  return true;
+}
+
+bool launch_blur_half2_ablated(HalfAblation which, const std::uint8_t* in, std::uint8_t* out,
+                               const gauss::Problem& problem, cudaStream_t stream) {
+  const auto hw = fused::half2_weights(problem.blur.radius, problem.taps);
+  if (!hw) return false;
+  if (problem.image.channels == 4)
+    launch_half2_ablated<4>(which, in, out, problem, *hw, stream);
+  else
+    launch_half2_ablated<1>(which, in, out, problem, *hw, stream);
   return true;
 }

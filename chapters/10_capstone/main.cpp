@@ -47,7 +47,6 @@ GAUSS_EARLIER_CHAPTER(chapter01)
 GAUSS_EARLIER_CHAPTER(chapter02)
 GAUSS_EARLIER_CHAPTER(chapter03)
 GAUSS_EARLIER_CHAPTER(chapter05)
-GAUSS_EARLIER_CHAPTER(chapter06)
 GAUSS_EARLIER_CHAPTER(chapter07)
 #undef GAUSS_EARLIER_CHAPTER
 
@@ -110,17 +109,15 @@ gauss::OpenClLaunch fused_f32_opencl(gauss::OpenClSession& cl, const gauss::Prob
 // (radius 2, sigma 1), the float kernels elsewhere. On NVIDIA's platform the
 // half arithmetic, byte permutes and shuffles are inline PTX (-D NV_PTX);
 // other devices run the same algorithm in portable OpenCL C.
-gauss::OpenClLaunch fused_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
+gauss::OpenClLaunch half2_opencl_with(gauss::OpenClSession& cl, const gauss::Problem& p, const HalfKnobs& knobs) {
   const auto weights = fused::half2_weights(p.blur.radius, p.taps);
   if (!weights) return fused_f32_opencl(cl, p);
   const gauss::ImageGeometry g = p.image;
-  const int nb = fused::half2_lane_bytes(g.channels);
-  const int rows = fused::half2_rows(g.channels);
-  const bool nvidia = cl.info.platform_name.find("NVIDIA") != std::string::npos;
+  const int nb = knobs.lane_bytes;
+  const int rows = knobs.rows;
   const std::string options = "-D CHANNELS=" + std::to_string(g.channels) + " -D NB=" + std::to_string(nb) +
-                              " -D ROWS=" + std::to_string(rows) +
-                              " -D AHEAD=" + std::to_string(fused::half2_ahead(g.channels)) +
-                              " -D WARPS=" + std::to_string(fused::kWarpsPerBlock) + (nvidia ? " -D NV_PTX" : "");
+                              " -D ROWS=" + std::to_string(rows) + " -D AHEAD=" + std::to_string(knobs.ahead) +
+                              " -D WARPS=" + std::to_string(fused::kWarpsPerBlock) + (knobs.ptx ? " -D NV_PTX" : "");
   cl::Kernel kernel = cl.kernel(gauss::embedded::blur_half2_cl, "blur_half2", options);
   // One warp (32 items) per strip of 30 x nb bytes, WARPS warps stacked per group.
   const cl::NDRange local(32, fused::kWarpsPerBlock);
@@ -142,34 +139,40 @@ gauss::OpenClLaunch fused_opencl(gauss::OpenClSession& cl, const gauss::Problem&
   };
 }
 
+gauss::OpenClLaunch fused_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
+  return half2_opencl_with(cl, p, shipped_half2_knobs(cl, p.image.channels));
+}
+
 }  // namespace
 
 gauss::Chapter make_chapter() {
   gauss::Chapter chapter("10_capstone", "as fast as the memory allows: one pass over DRAM");
 
-  // --- The way here: the best step of each earlier chapter ---------------------
-  // (Chapter 04's blur is chapter 03's separable one; chapters 08 and 09 time
-  // transfers and sums around chapter 01's kernel.) Speed-ups are against
-  // chapter 01's naive kernel.
+  // --- The way here: the main line, one step per chapter ----------------------
+  // Each earlier chapter's `main` (chapter 04 carries 03's forward, chapter
+  // 06 05's; chapters 08 and 09 are interludes), borrowed unchanged, so that
+  // this table shows the whole climb. Speed-ups are against chapter 01's
+  // naive kernel.
   static const gauss::Chapter ch01 = chapter01::make_chapter();
   static const gauss::Chapter ch02 = chapter02::make_chapter();
   static const gauss::Chapter ch03 = chapter03::make_chapter();
   static const gauss::Chapter ch05 = chapter05::make_chapter();
-  static const gauss::Chapter ch06 = chapter06::make_chapter();
   static const gauss::Chapter ch07 = chapter07::make_chapter();
   gauss::borrow(chapter, ch01, "naive");
-  gauss::borrow(chapter, ch02, "naive_auto");
-  gauss::borrow(chapter, ch03, "fir_separable");
-  gauss::borrow(chapter, ch05, "separable_local");
-  gauss::borrow(chapter, ch06, "constant_fixed");
-  gauss::borrow(chapter, ch07, "rgba32_x4");
+  gauss::borrow(chapter, ch02, "main");
+  gauss::borrow(chapter, ch03, "main");
+  gauss::borrow(chapter, ch05, "main");
+  gauss::borrow(chapter, ch07, "main");
   chapter.set_baseline("ch01_naive");
 
   // The capstone: `fused` is the fastest path for each blur (packed halves at
   // radius 2 with sigma 1, floats elsewhere); `fused_f32` always sums in
   // float, as every earlier chapter does, for comparison.
-  chapter.add_opencl("fused", "packed-half strips at radius 2 (sigma 1), else fused_f32", fused_opencl);
-  chapter.add_opencl("fused_rgba", "the same on RGBA (alpha carried)", fused_opencl).format = gauss::PixelFormat::Rgba;
+  chapter.add_opencl("fused", "packed-half strips at radius 2 (sigma 1), else fused_f32", fused_opencl).line = "main";
+  gauss::Variant& fused_rgba_opencl =
+      chapter.add_opencl("fused_rgba", "the same on RGBA (alpha carried)", fused_opencl);
+  fused_rgba_opencl.format = gauss::PixelFormat::Rgba;
+  fused_rgba_opencl.line = "main";
   chapter.add_opencl("fused_f32", "float strips: 16-byte loads, vertical sums in registers, halo summed by each item",
                      fused_f32_opencl);
   chapter.add_opencl("fused_rgba_f32", "the same on RGBA", fused_f32_opencl).format = gauss::PixelFormat::Rgba;
@@ -183,8 +186,10 @@ gauss::Chapter make_chapter() {
     return
         [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) { launch_blur_fused(in, out, p, stream); };
   };
-  chapter.add_cuda("fused", "packed-half warp strips at radius 2 (sigma 1), else fused_f32", fused_cuda);
-  chapter.add_cuda("fused_rgba", "the same on RGBA (alpha carried)", fused_cuda).format = gauss::PixelFormat::Rgba;
+  chapter.add_cuda("fused", "packed-half warp strips at radius 2 (sigma 1), else fused_f32", fused_cuda).line = "main";
+  gauss::Variant& fused_rgba_cuda = chapter.add_cuda("fused_rgba", "the same on RGBA (alpha carried)", fused_cuda);
+  fused_rgba_cuda.format = gauss::PixelFormat::Rgba;
+  fused_rgba_cuda.line = "main";
   chapter.add_cuda("fused_f32", "float warp strips: 16-byte loads, vertical sums in registers, shuffles",
                    fused_f32_cuda);
   chapter.add_cuda("fused_rgba_f32", "the same on RGBA", fused_f32_cuda).format = gauss::PixelFormat::Rgba;
@@ -226,6 +231,14 @@ gauss::Chapter make_chapter() {
   chapter.add_section(
       "shapes", "launch shapes compared at radius 2: pixels per lane, rows per warp, rows loaded ahead",
       [](gauss::SectionContext& context) { shapes(context, fused_opencl_shaped); },
+      gauss::Chapter::SectionRuns::OnRequest);
+
+  // The ablation: the shipped kernel with one technique taken out at a time.
+  chapter.add_section(
+      "ablation", "the ablation: fused with one technique taken out at a time, and the chapter that taught it",
+      [&chapter = std::as_const(chapter)](gauss::SectionContext& context) {
+        ablation(context, chapter, half2_opencl_with);
+      },
       gauss::Chapter::SectionRuns::OnRequest);
 
   // Radius sweep: every code path, gray and RGBA.

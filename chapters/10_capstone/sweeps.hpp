@@ -20,6 +20,7 @@
 #include "gauss/runners.hpp"
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_fused.cuh"
+#include "blur_half2.cuh"
 #include "copy_variants.cuh"
 #include "gauss/cuda.hpp"
 #endif
@@ -30,6 +31,24 @@ namespace chapter10 {
 /// given (0 and -1: the defaults): main.cpp's fused_opencl_shaped.
 using ShapedOpenCl = std::function<gauss::OpenClLaunch(gauss::OpenClSession& cl, const gauss::Problem& p,
                                                        int rows_override, int ahead_override)>;
+
+/// The packed-half OpenCL kernel's shape: bytes per item, output rows per
+/// item, rows loaded ahead, and whether NVIDIA's inline PTX (shuffles, HFMA2,
+/// PRMT) is used: main.cpp's half2_opencl_with takes them.
+struct HalfKnobs {
+  int lane_bytes;
+  int rows;
+  int ahead;
+  bool ptx;
+};
+using KnobbedOpenCl =
+    std::function<gauss::OpenClLaunch(gauss::OpenClSession& cl, const gauss::Problem& p, const HalfKnobs& knobs)>;
+
+/// The shape fused_plan.hpp ships; PTX on NVIDIA's platform only.
+inline HalfKnobs shipped_half2_knobs(const gauss::OpenClSession& cl, int channels) {
+  return {fused::half2_lane_bytes(channels), fused::half2_rows(channels), fused::half2_ahead(channels),
+          cl.info.platform_name.find("NVIDIA") != std::string::npos};
+}
 
 // --- The ceiling: is the table's copy the strongest one? --------------------
 // Other copies of the same bytes, each checked (output = input) and timed
@@ -195,6 +214,87 @@ inline void shapes(gauss::SectionContext& context, const ShapedOpenCl& fused_ope
       }
       context.out << gauss::name_of(format) << ", CUDA (first row: the shape launch_blur_fused uses):\n";
       gauss::print_sweep(context, "shape", points, context.cuda->name);
+    }
+#endif
+  }
+}
+
+// --- The ablation: the capstone with one technique taken out at a time ------
+// Each row is the shipped packed-half kernel (radius 2, sigma 1) with one of
+// its choices taken back, and the chapter that taught it: what each idea is
+// worth, measured in the same run against the same copy.
+inline void ablation(gauss::SectionContext& context, const gauss::Chapter& chapter, const KnobbedOpenCl& half2_opencl) {
+  const gauss::RunSettings settings{context.options.warmup, context.options.repeat, 0.0};
+  const gauss::BlurSpec blur{1.0, 2};  // the blur the packed-half path serves
+  for (gauss::PixelFormat format : {gauss::PixelFormat::Gray, gauss::PixelFormat::Rgba}) {
+    const gauss::Image input = gauss::convert(context.input, format);
+    const gauss::Image reference = gauss::blur_reference(input, blur);
+    const char* float_kernel = format == gauss::PixelFormat::Gray ? "fused_f32" : "fused_rgba_f32";
+    const std::string narrow = format == gauss::PixelFormat::Gray ? "4-byte" : "8-byte";
+    if (context.opencl != nullptr) {
+      gauss::OpenClRunner runner(*context.opencl, input);
+      const gauss::VariantResult copy = runner.copy(settings);
+      const HalfKnobs shipped = shipped_half2_knobs(*context.opencl, input.channels);
+      struct Knocked {
+        std::string label;
+        HalfKnobs knobs;
+      };
+      std::vector<Knocked> rows{
+          {"as shipped (fused)", shipped},
+          {"- rows loaded ahead (03: loads in flight)", {shipped.lane_bytes, shipped.rows, 0, shipped.ptx}},
+          {"- wide lanes: " + narrow + " loads and stores (03)",
+           {shipped.lane_bytes / 2, shipped.rows, shipped.ahead, shipped.ptx}},
+          {"- rows per item: 1 output row, 4 halo rows reloaded (02)",
+           {shipped.lane_bytes, 1, shipped.ahead, shipped.ptx}}};
+      if (shipped.ptx) {
+        rows.push_back({"- inline PTX: portable OpenCL C, no shuffles (10)",
+                        {shipped.lane_bytes, shipped.rows, shipped.ahead, false}});
+      }
+      std::vector<gauss::SweepPoint> points;
+      for (const Knocked& row : rows) {
+        gauss::Variant v;
+        v.name = "fused";
+        v.api = gauss::Api::OpenCL;
+        v.tolerance = gauss::kFloatTolerance;
+        v.opencl = [knobs = row.knobs, half2_opencl](gauss::OpenClSession& cl, const gauss::Problem& p) {
+          return half2_opencl(cl, p, knobs);
+        };
+        points.push_back({row.label, copy, runner.run(v, blur, reference, settings), gauss::shape_of(input, blur)});
+      }
+      points.push_back({"- packed halves: float sums (10, fused_f32)", copy,
+                        runner.run(*chapter.find(float_kernel, gauss::Api::OpenCL), blur, reference, settings),
+                        gauss::shape_of(input, blur)});
+      context.out << gauss::name_of(format) << ", OpenCL:\n";
+      gauss::print_sweep(context, "ablation", points, context.opencl->info.name);
+    }
+#ifdef GAUSS_HAVE_CUDA
+    if (context.cuda != nullptr) {
+      gauss::CudaRunner runner(*context.cuda, input);
+      const gauss::VariantResult copy = runner.copy(settings);
+      const std::pair<HalfAblation, std::string> rows[] = {
+          {HalfAblation::Shipped, "as shipped (fused)"},
+          {HalfAblation::NoRowsAhead, "- rows loaded ahead (03: loads in flight)"},
+          {HalfAblation::NarrowLanes, "- wide lanes: " + narrow + " loads and stores (03)"},
+          {HalfAblation::OneRowPerWarp, "- rows per warp: 1 output row, 4 halo rows reloaded (02)"},
+          {HalfAblation::NoLaunchBounds, "- launch bounds: no blocks-per-SM floor on registers (02)"}};
+      std::vector<gauss::SweepPoint> points;
+      for (const auto& [which, label] : rows) {
+        gauss::Variant v;
+        v.name = "fused";
+        v.api = gauss::Api::Cuda;
+        v.tolerance = gauss::kFloatTolerance;
+        v.cuda = [which = which](const gauss::Problem& p) -> gauss::CudaLaunch {
+          return [p, which](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+            launch_blur_half2_ablated(which, in, out, p, stream);
+          };
+        };
+        points.push_back({label, copy, runner.run(v, blur, reference, settings), gauss::shape_of(input, blur)});
+      }
+      points.push_back({"- packed halves: float sums (10, fused_f32)", copy,
+                        runner.run(*chapter.find(float_kernel, gauss::Api::Cuda), blur, reference, settings),
+                        gauss::shape_of(input, blur)});
+      context.out << gauss::name_of(format) << ", CUDA:\n";
+      gauss::print_sweep(context, "ablation", points, context.cuda->name);
     }
 #endif
   }

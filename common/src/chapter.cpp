@@ -91,6 +91,7 @@ ResultRow make_row(const VariantResult& result, const Variant* variant, PixelFor
   row.device = device;
   row.format = name_of(format);
   row.reference = is_copy ? "copy" : variant->reference.empty() ? "gaussian" : variant->reference;
+  row.line = is_copy ? "" : variant->line;
   row.runs = result.ran() ? result.time.runs() : 0;
   row.median_ms = result.time.median_ms;
   row.min_ms = result.time.min_ms;

@@ -173,15 +173,16 @@ void write_file_atomically(const std::string& path, const std::string& text) {
 
 void write_csv(const std::string& path, const RunInfo& info, const std::vector<ResultRow>& rows) {
   std::ostringstream csv;
-  csv << "chapter,date,variant,api,device,format,reference,width,height,channels,sigma,radius,runs,median_ms,min_ms,"
-         "max_ms,gbps,percent_of_copy,speedup,max_diff,differing,psnr_db,status\n";
+  csv << "chapter,date,variant,api,device,format,reference,line,width,height,channels,sigma,radius,runs,median_ms,"
+         "min_ms,max_ms,gbps,percent_of_copy,speedup,max_diff,differing,psnr_db,status\n";
   for (const ResultRow& r : rows) {
     const RowShape shape = r.shape.value_or(RowShape{info.width, info.height, info.channels, info.sigma, info.radius});
     csv << csv_field(info.chapter) << ',' << info.date << ',' << csv_field(r.variant) << ',' << r.api << ','
-        << csv_field(r.device) << ',' << r.format << ',' << csv_field(r.reference) << ',' << shape.width << ','
-        << shape.height << ',' << shape.channels << ',' << json_number(shape.sigma) << ',' << shape.radius << ','
-        << r.runs << ',' << json_number(r.median_ms) << ',' << json_number(r.min_ms) << ',' << json_number(r.max_ms)
-        << ',' << json_number(r.gbps) << ',' << (r.percent_of_copy ? json_number(*r.percent_of_copy) : "") << ','
+        << csv_field(r.device) << ',' << r.format << ',' << csv_field(r.reference) << ',' << r.line << ','
+        << shape.width << ',' << shape.height << ',' << shape.channels << ',' << json_number(shape.sigma) << ','
+        << shape.radius << ',' << r.runs << ',' << json_number(r.median_ms) << ',' << json_number(r.min_ms) << ','
+        << json_number(r.max_ms) << ',' << json_number(r.gbps) << ','
+        << (r.percent_of_copy ? json_number(*r.percent_of_copy) : "") << ','
         << (r.speedup ? json_number(*r.speedup) : "") << ',' << json_number(r.max_diff) << ',' << r.differing << ','
         << (std::isfinite(r.psnr_db) ? json_number(r.psnr_db) : "inf") << ',' << r.status << '\n';
   }
@@ -201,10 +202,10 @@ void write_json(const std::string& path, const RunInfo& info, const std::vector<
     const ResultRow& r = rows[i];
     json << (i ? "," : "") << "\n    {\"variant\": " << json_string(r.variant) << ", \"api\": " << json_string(r.api)
          << ", \"device\": " << json_string(r.device) << ", \"format\": " << json_string(r.format)
-         << ", \"reference\": " << json_string(r.reference) << ", \"runs\": " << r.runs
-         << ", \"median_ms\": " << json_number(r.median_ms) << ", \"min_ms\": " << json_number(r.min_ms)
-         << ", \"max_ms\": " << json_number(r.max_ms) << ", \"gbps\": " << json_number(r.gbps)
-         << ", \"percent_of_copy\": " << json_optional(r.percent_of_copy)
+         << ", \"reference\": " << json_string(r.reference) << ", \"line\": " << json_string(r.line)
+         << ", \"runs\": " << r.runs << ", \"median_ms\": " << json_number(r.median_ms)
+         << ", \"min_ms\": " << json_number(r.min_ms) << ", \"max_ms\": " << json_number(r.max_ms)
+         << ", \"gbps\": " << json_number(r.gbps) << ", \"percent_of_copy\": " << json_optional(r.percent_of_copy)
          << ", \"speedup\": " << json_optional(r.speedup) << ", \"max_diff\": " << json_number(r.max_diff)
          << ", \"differing\": " << r.differing << ", \"psnr_db\": " << json_number(r.psnr_db)
          << ", \"ok\": " << (r.ok ? "true" : "false") << ", \"status\": " << json_string(r.status);

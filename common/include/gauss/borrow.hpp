@@ -21,6 +21,7 @@ inline void borrow(Chapter& into, const Chapter& from, const std::string& name) 
     copy.name = "ch" + from.name().substr(0, 2) + "_" + name;
     copy.format = from.format_of(*variant);
     copy.description = from.name() + ": " + variant->description;
+    copy.line.clear();  // a step of the main line is counted once, in its own chapter
     into.add(std::move(copy));
   }
 }

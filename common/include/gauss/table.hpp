@@ -47,6 +47,7 @@ struct ResultRow {
   std::string format;     ///< "gray", "RGB", "RGBA" ("" where it does not apply)
   std::string reference;  ///< what the output is checked against: "gaussian" (the blur), "copy" (the ceiling),
                           ///< a chapter's own reference's name, or "" (a section's measurement)
+  std::string line;       ///< "main" for a main-line step (Variant::line), else ""
   int runs = 0;
   double median_ms = 0;
   double min_ms = 0;

@@ -69,6 +69,10 @@ struct Variant {
   /// differences from the reference are reported ("differs") but never fail
   /// the run. Our own variants never set this.
   bool external = false;
+  /// "main" for the tutorial's main line: the best kernel so far with this
+  /// chapter's technique added (one per chapter, API and pixel format, listed
+  /// first); empty for every other variant. The results CSV's `line` column.
+  std::string line;
 };
 
 /// Accepted difference of a float-accumulating GPU kernel from the double

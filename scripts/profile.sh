@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# A profile row per main-line step: Nsight Compute on the CUDA kernel of each
+# chapter's main-line variant (the one registered with line "main"), at the
+# benchmark size, clocks left alone. Writes results/<device>-profile.csv and
+# results/<device>-roofline.png through scripts/profile_report.py, and the
+# raw ncu CSVs under <log folder>.
+#
+#   scripts/profile.sh [build dir] [log folder]     # defaults: build, /tmp/gauss-profile
+#
+# Needs ncu (Nsight Compute) and a CUDA device; about 10 s a step on an H200.
+# Run it in the GPU session after the build (scripts/gpu-session.sh does, in
+# phase extra).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+logs=${2:-/tmp/gauss-profile}
+mkdir -p "$logs"
+
+# The main line: <chapter> <variant> per step, in the order of the climb.
+# Chapter 01's naive kernel is the start; 08 and 09 are interludes with
+# metrics of their own (transfers, a reduction) and have no step.
+steps=(
+  "01_naive naive"
+  "02_work_size main"
+  "03_coalescing main"
+  "04_transpose main"
+  "05_local_memory main"
+  "06_constant_memory main"
+  "07_rgba_packing main"
+  "10_capstone fused"
+  "10_capstone fused_rgba"
+)
+
+# What each row needs: time, thread and warp instructions, issue slots,
+# achieved occupancy, registers, DRAM traffic and throughput, L2 hits, and the
+# device's SM count and clock for the issue roof.
+metrics=gpu__time_duration.sum,smsp__thread_inst_executed.sum,smsp__inst_executed.sum
+metrics+=,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active
+metrics+=,launch__registers_per_thread,launch__occupancy_limit_registers,dram__bytes_read.sum,dram__bytes_write.sum
+metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct
+metrics+=,device__attribute_multiprocessor_count,sm__cycles_elapsed.avg.per_second
+metrics+=,launch__grid_size,launch__block_size
+
+files=()
+for step in "${steps[@]}"; do
+  read -r chapter variant <<< "$step"
+  exe="$build/bin/$chapter"
+  [ -x "$exe" ] || { echo "profile: $exe not built, skipped"; continue; }
+  csv="$logs/$chapter.$variant.csv"
+  # Every kernel of the tutorial's blurs has "blur" in its name (the copy
+  # does not); the third launch is after the warm-up, in the timed loop.
+  ncu --clock-control none --kernel-name regex:blur --launch-skip 2 --launch-count 1 --csv --page raw \
+    --metrics "$metrics" "$exe" --api cuda --variant "$variant" --repeat 2 --warmup 1 > "$csv" 2> "$csv.err"
+  echo "profile: $chapter $variant: exit $?"
+  files+=("$chapter:$variant:$csv")
+done
+
+device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+python3 scripts/profile_report.py --device "$device" --results results "${files[@]}"
