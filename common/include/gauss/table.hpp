@@ -42,8 +42,8 @@ struct RowShape {
 
 struct ResultRow {
   std::string variant;
-  std::string api;     ///< "CPU", "OpenCL", "CUDA"
-  std::string device;  ///< the device's name
+  std::string api;        ///< "CPU", "OpenCL", "CUDA"
+  std::string device;     ///< the device's name
   std::string format;     ///< "gray", "RGB", "RGBA" ("" where it does not apply)
   std::string reference;  ///< what the output is checked against: "gaussian" (the blur), "copy" (the ceiling),
                           ///< a chapter's own reference's name, or "" (a section's measurement)
@@ -59,7 +59,7 @@ struct ResultRow {
   std::size_t differing = 0;              ///< values that differ from the reference at all
   double psnr_db = 0;
   bool ok = false;
-  std::string status;  ///< "ok", "MISMATCH", "ERROR", "ceiling"
+  std::string status;             ///< "ok", "MISMATCH", "ERROR", "ceiling"
   std::optional<RowShape> shape;  ///< unset: the run's image and blur (RunInfo)
 };
 
