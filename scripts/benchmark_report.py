@@ -50,6 +50,19 @@ def load(paths, commit):
     return rows
 
 
+def load_csv(path):
+    """The rows of a results CSV this script wrote, as load() returns them
+    (to redraw the plot and the tables from a committed benchmark)."""
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    for r in rows:
+        for key in ("median_ms", "min_ms", "max_ms", "gbps"):
+            r[key] = float(r[key]) if r[key] else 0.0
+        r["percent_of_copy"] = float(r["percent_of_copy"]) if r["percent_of_copy"] else None
+        r["size"] = "6720 x 4480"  # the benchmark's size: the CSV does not repeat it
+    return rows
+
+
 def slug(text):
     return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_")
 
@@ -270,12 +283,16 @@ def replace_block(text, name, block, path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--commit", required=True)
+    parser.add_argument("--commit", help="the commit measured (JSON runs; a CSV names its own)")
     parser.add_argument("--results", required=True)
     parser.add_argument("--readme")
-    parser.add_argument("json", nargs="+")
+    parser.add_argument("--from-csv", help="redraw from this results CSV instead of running JSON files")
+    parser.add_argument("json", nargs="*")
     args = parser.parse_args()
-    rows = load(args.json, args.commit)
+    if not args.from_csv and (not args.json or not args.commit):
+        sys.exit("benchmark_report: give --commit and the chapters' JSON files, or --from-csv")
+    rows = load_csv(args.from_csv) if args.from_csv else load(args.json, args.commit)
+    commit = rows[0]["commit"] if rows else args.commit
     if not rows:
         sys.exit("benchmark_report: no GPU results in the JSON files")
     gpu_rows = [r for r in rows if r["device"]]
@@ -283,7 +300,8 @@ def main():
     size = gpu_rows[0]["size"]
     os.makedirs(args.results, exist_ok=True)
     base = os.path.join(args.results, slug(device))
-    write_csv(rows, base + ".csv")
+    if not args.from_csv:
+        write_csv(rows, base + ".csv")
     order, line = main_line(rows)
     plot(order, line, best_per_chapter(rows), device, size, base + ".png")
     print(f"wrote {base}.csv and {base}.png")
@@ -292,7 +310,7 @@ def main():
             text = f.read()
         image = os.path.relpath(base + ".png", os.path.dirname(os.path.abspath(args.readme)) or ".")
         block = (f"![the main line's climb, and each chapter's best]({image})\n\n"
-                 f"{table(order, line, interludes(rows), device, driver, date, args.commit, size)}")
+                 f"{table(order, line, interludes(rows), device, driver, date, commit, size)}")
         text = replace_block(text, "results", block, args.readme)
         gpus = gpus_table(args.results)
         if gpus:

@@ -2,7 +2,8 @@
 // on awkward sizes, against the CPU reference (poisoned output buffers);
 // alpha carried through exactly (random alpha, not 255); the seminar's
 // alpha = 0 caught; the 16-byte path of rgba32_x4 on widths that allow it;
-// the planar stages end to end.
+// rgba32_prmt's byte-permute unpack at radii 1 to 16; the planar stages end
+// to end.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -93,6 +94,9 @@ void check_variant(const std::string& name, Api api) {
   // awkward sizes give partial tiles in both directions and a 1-pixel image.
   if (name == "main") check_sizes(name, api, gauss::test::awkward_sizes(), {{0.5, 1}, {3.0, 9}, {5.0, 16}});
   if (name == "rgba32_x4") check_sizes(name, api, kVectorSizes, {{0.5, 1}, {1.0, 2}, {2.0, 5}, {3.0, 9}, {5.0, 16}});
+  // rgba32 with the byte-permute unpack (and, in CUDA, rounding by adding 2^23
+  // rounded down, unsaturated): every radius its templates cover at the ends.
+  if (name == "rgba32_prmt") check_sizes(name, api, gauss::test::awkward_sizes(), {{0.5, 1}, {3.0, 9}, {5.0, 16}});
 }
 
 void check_alpha_zero(Api api) {
@@ -118,7 +122,7 @@ int run_program(std::vector<const char*> args) {
   return chapter().run(static_cast<int>(args.size()), args.data());
 }
 
-const std::vector<std::string> kVariants{"main", "rgb24", "planar", "rgba32", "rgba32_x4"};
+const std::vector<std::string> kVariants{"main", "rgb24", "planar", "rgba32", "rgba32_prmt", "rgba32_x4"};
 
 }  // namespace
 

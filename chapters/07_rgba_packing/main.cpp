@@ -6,6 +6,7 @@
 //
 //   rgb24      R,G,B in 3 bytes: three byte loads per tap, rows not 4-byte aligned
 //   rgba32     R,G,B,A in 4 bytes: one aligned 32-bit load per tap, float4 sums
+//   rgba32_prmt rgba32 with each byte made a float by a byte permute and a subtraction
 //   rgba32_x4  four RGBA pixels per item: 16-byte loads, each byte converted once
 //   planar     three planes (all R, all G, all B), each blurred as gray; the
 //              split and the join are part of its time
@@ -26,6 +27,7 @@
 #include "blur_rgba_cl.hpp"
 #include "blur_rgba_main.hpp"     // the main line's tile height
 #include "blur_rgba_main_cl.hpp"  // the main line's kernel
+#include "blur_rgba_prmt_cl.hpp"  // rgba32_prmt
 #include "gauss/chapter.hpp"
 #include "gauss/lesson_launch.hpp"
 #include "gauss/reference.hpp"
@@ -33,6 +35,7 @@
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_rgba.cuh"
 #include "blur_rgba_main.cuh"
+#include "blur_rgba_prmt.cuh"
 #include "gauss/cuda.hpp"
 #endif
 
@@ -41,10 +44,10 @@ namespace {
 
 // --- The interleaved kernels (OpenCL) -------------------------------------------
 // One item per pixel, or per four pixels for the _x4 kernel.
-gauss::OpenClSetup interleaved_opencl(const char* kernel_name, int pixels_per_item, std::string extra_options = "") {
+gauss::OpenClSetup interleaved_opencl(const char* kernel_name, int pixels_per_item, std::string extra_options = "",
+                                      const gauss::OpenClSource& source = gauss::embedded::blur_rgba_cl) {
   return [=](gauss::OpenClSession& cl, const gauss::Problem& p) {
-    cl::Kernel kernel =
-        gauss::lesson::blur_kernel(cl, gauss::embedded::blur_rgba_cl, kernel_name, radius_option(p) + extra_options, p);
+    cl::Kernel kernel = gauss::lesson::blur_kernel(cl, source, kernel_name, radius_option(p) + extra_options, p);
     gauss::ImageGeometry items = p.image;
     items.width = (p.image.width + pixels_per_item - 1) / pixels_per_item;
     return gauss::lesson::enqueue_kernel(cl, kernel, gauss::lesson::global_for(items, kShape),
@@ -106,6 +109,9 @@ gauss::Chapter make_chapter() {
   // 4 bytes a pixel: one aligned 32-bit load a tap, float4 arithmetic.
   chapter.add_opencl("rgba32", "RGBA32, 4 bytes a pixel: one 32-bit load per tap, float4 sums, alpha kept",
                      interleaved_opencl("blur_rgba32", 1));
+  // rgba32 with a byte-permute unpack: each byte as the float 2^23 + byte, minus 2^23.
+  chapter.add_opencl("rgba32_prmt", "rgba32, each byte unpacked as as_float(0x4B0000bb) - 2^23 (no integer-to-float)",
+                     interleaved_opencl("blur_rgba32_prmt", 1, "", gauss::embedded::blur_rgba_prmt_cl));
   // Four pixels an item: 16-byte loads, each byte converted once per row.
   chapter.add_opencl("rgba32_x4", "RGBA32, four pixels per item: 16-byte loads, each byte converted once",
                      interleaved_opencl("blur_rgba32_x4", 4));
@@ -127,6 +133,8 @@ gauss::Chapter make_chapter() {
       .format = gauss::PixelFormat::Rgb;
   chapter.add_cuda("rgba32", "RGBA32, 4 bytes a pixel: one 32-bit load per tap, float4 sums, alpha kept",
                    colour_cuda(ColourKernel::Rgba32));
+  chapter.add_cuda("rgba32_prmt", "rgba32, each byte unpacked by one byte permute and one subtraction (no I2F)",
+                   gauss::lesson::cuda_launch(launch_blur_rgba32_prmt));
   chapter.add_cuda("rgba32_x4", "RGBA32, four pixels per thread: 16-byte loads, each byte converted once",
                    colour_cuda(ColourKernel::Rgba32x4));
   chapter.add_cuda("alpha_zero", "rgba32 as the seminar wrote it: alpha = 0", colour_cuda(ColourKernel::AlphaZero))

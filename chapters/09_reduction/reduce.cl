@@ -126,6 +126,50 @@ __kernel void sum_tree_atomic(__global const uchar* in, uint n, __global ulong* 
 }
 #endif
 
+#ifdef HAVE_INT64_ATOMICS
+// --- 4b. the webinar's first tree: interleaved addressing ------------------------
+// The same tree with the other pairing, the one the Yandex webinar shows first:
+//
+//   i = 1:  s[0] += s[1]   s[2] += s[3]   s[4] += s[5]   ...  (items 0, 2, 4, ...)
+//   i = 2:  s[0] += s[2]   s[4] += s[6]   ...                 (items 0, 4, 8, ...)
+//   ...
+//   i = 128: s[0] += s[128]                                    -> s[0] is the group's sum
+//
+// Same 8 steps, same additions in number, same barriers (outside the `if`).
+// What differs is which items work: at step i the active items are 2i apart,
+// so `lid % (2 * i)` splits every warp, and all 8 warps of the group stay
+// busy (with 16, 8, 4, 2, 1 active lanes) for the first five steps, where in
+// sequential addressing the active items are the lowest ones: half the warps
+// fall idle at once, then one warp does the last six steps. And which slots
+// they touch: item lid reads s[lid] and s[lid + i], 8-byte slots 2i apart,
+// so a warp's few active lanes hit the same banks of local memory (bank
+// conflicts) and cost as many local-memory cycles as a full warp reading 32
+// consecutive slots. sum_tree_atomic, with only the pairing changed.
+ulong group_sum_interleaved(__local ulong* s, ulong mine)
+{
+    const uint lid = get_local_id(0);
+    s[lid] = mine;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = 1; i < GROUP; i *= 2) {
+        if (lid % (2 * i) == 0) {  // lid + i < GROUP: lid is at most GROUP - 2i
+            s[lid] += s[lid + i];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);  // outside the if, as in group_sum
+    }
+    return s[0];
+}
+
+__kernel void sum_interleaved_atomic(__global const uchar* in, uint n, __global ulong* total)
+{
+    __local ulong s[GROUP];
+    const size_t i = get_global_id(0);
+    const ulong sum = group_sum_interleaved(s, i < n ? (ulong)in[i] : 0);
+    if (get_local_id(0) == 0) {
+        atom_add(total, sum);
+    }
+}
+#endif
+
 // multipass: the same tree writing each group's sum to partials[group]; the
 // host launches it again on the partials until few are left, and adds those.
 __kernel void sum_tree(__global const ELEMENT* in, uint n, __global ulong* partials)
@@ -184,6 +228,49 @@ __kernel void sum_strided(__global const ELEMENT* in, uint n, __global ulong* pa
     if (get_local_id(0) == 0) {
         partials[get_group_id(0)] = sum;
     }
+}
+
+// --- 6. an image in rows or in columns, one item per row or column ---------------
+// The webinar's second sum: the n bytes are an image of rows `width` bytes
+// long (the last row may be short), and each item walks one line of it, byte
+// by byte, into partials[line]; the multipass tree above then adds the
+// partials. Which way the items walk decides what a warp reads at once:
+//
+//   rows first:    item r walks row r. At each step the 32 items of a warp
+//                  read 32 bytes a whole row apart: 32 different 32-byte
+//                  sectors for 32 useful bytes (uncoalesced).
+//   columns first: item c walks column c down. At each step the 32 items
+//                  read 32 neighbouring bytes of one row: one sector
+//                  (coalesced).
+//
+// Both read every byte once and write one partial per line. Indices are ulong
+// so that a row start or a step down a column cannot wrap past 2^32.
+__kernel void sum_rows_first(__global const uchar* in, uint n, uint width, __global ulong* partials)
+{
+    const ulong row = get_global_id(0);
+    const ulong begin = row * width;
+    if (begin >= n) {
+        return;  // the last group's items past the last row
+    }
+    const ulong end = min(begin + width, (ulong)n);
+    ulong mine = 0;
+    for (ulong i = begin; i < end; ++i) {
+        mine += in[i];
+    }
+    partials[row] = mine;
+}
+
+__kernel void sum_columns_first(__global const uchar* in, uint n, uint width, __global ulong* partials)
+{
+    const ulong column = get_global_id(0);
+    if (column >= width || column >= n) {
+        return;  // past the last column (or past a one-row image's end)
+    }
+    ulong mine = 0;
+    for (ulong i = column; i < n; i += width) {
+        mine += in[i];
+    }
+    partials[column] = mine;
 }
 
 // --- The seed's example: one group adds 256 numbers ------------------------------

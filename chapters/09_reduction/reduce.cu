@@ -53,6 +53,21 @@ __device__ Total block_sum_tree(Total* s, Total mine) {
   // END EXERCISE
 }
 
+// 4b. The webinar's first tree, interleaved addressing (reduce.cl:
+// group_sum_interleaved): at step i the threads 2i apart add the slot i above
+// them. A divergent modulo test, active threads spread over every warp, and
+// their slots 2i apart share banks. __syncthreads() outside the `if`.
+__device__ Total block_sum_interleaved(Total* s, Total mine) {
+  const unsigned t = threadIdx.x;
+  s[t] = mine;
+  __syncthreads();
+  for (unsigned i = 1; i < kGroup; i *= 2) {
+    if (t % (2 * i) == 0) s[t] += s[t + i];  // t + i < kGroup: t is at most kGroup - 2i
+    __syncthreads();
+  }
+  return s[0];
+}
+
 // 5. Warp shuffles. The 32 threads of a warp run together, and
 // __shfl_down_sync hands each thread the value of the thread `offset` lanes
 // above it, register to register: 5 steps add a warp's 32 values with no
@@ -81,6 +96,14 @@ __global__ void sum_tree_atomic(const std::uint8_t* in, unsigned n, Total* total
   __shared__ Total s[kGroup];
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   const Total sum = block_sum_tree(s, i < n ? in[i] : 0);
+  if (threadIdx.x == 0) atomicAdd(total, sum);
+}
+
+// interleaved: sum_tree_atomic with the interleaved tree, nothing else changed.
+__global__ void sum_interleaved_atomic(const std::uint8_t* in, unsigned n, Total* total) {
+  __shared__ Total s[kGroup];
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const Total sum = block_sum_interleaved(s, i < n ? in[i] : 0);
   if (threadIdx.x == 0) atomicAdd(total, sum);
 }
 
@@ -131,6 +154,29 @@ __global__ void sum_strided(const Element* in, unsigned n, Total* partials) {
   if (threadIdx.x == 0) partials[blockIdx.x] = sum;
 }
 
+// 6. The image as rows of `width` bytes (the last may be short), one thread
+// per row or per column, each line's sum to partials[line] (reduce.cl has the
+// picture). Rows first: a warp's 32 threads read 32 bytes a row apart at each
+// step (32 sectors); columns first: 32 neighbouring bytes of one row (one
+// sector). 64-bit indices, as in reduce.cl: no wrap past 2^32.
+__global__ void sum_rows_first(const std::uint8_t* in, unsigned n, unsigned width, Total* partials) {
+  const unsigned long long row = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
+  const unsigned long long begin = row * width;
+  if (begin >= n) return;  // past the last row
+  const unsigned long long end = begin + width < n ? begin + width : n;
+  Total mine = 0;
+  for (unsigned long long i = begin; i < end; ++i) mine += in[i];
+  partials[row] = mine;
+}
+
+__global__ void sum_columns_first(const std::uint8_t* in, unsigned n, unsigned width, Total* partials) {
+  const unsigned long long column = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
+  if (column >= width || column >= n) return;  // past the last column
+  Total mine = 0;
+  for (unsigned long long i = column; i < n; i += width) mine += in[i];
+  partials[column] = mine;
+}
+
 // The seed's example: one block of 256 threads adds 256 numbers.
 __global__ void sum_256(const unsigned* in, unsigned* out) {
   __shared__ unsigned s[256];
@@ -163,6 +209,19 @@ void launch_sum_one_per_item(CudaSum kind, const std::uint8_t* in, unsigned n, T
     case CudaSum::TreeAtomic:
       sum_tree_atomic<<<blocks, kGroup, 0, stream>>>(in, n, total);
       break;
+    case CudaSum::InterleavedAtomic:
+      sum_interleaved_atomic<<<blocks, kGroup, 0, stream>>>(in, n, total);
+      break;
+  }
+}
+
+void launch_sum_lines(bool rows_first, const std::uint8_t* in, unsigned n, unsigned width, unsigned lines,
+                      Total* partials, cudaStream_t stream) {
+  const unsigned blocks = (lines + kWalkGroup - 1) / kWalkGroup;
+  if (rows_first) {
+    sum_rows_first<<<blocks, kWalkGroup, 0, stream>>>(in, n, width, partials);
+  } else {
+    sum_columns_first<<<blocks, kWalkGroup, 0, stream>>>(in, n, width, partials);
   }
 }
 
