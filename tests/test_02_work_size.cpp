@@ -211,8 +211,45 @@ TEST_CASE("02_work_size: the loop writes every item, the same for every group si
       CHECK(chapter02::implausible_outputs(run.output) == 0);
       if (first.empty()) first = run.output;
       CHECK(run.output == first);
+      CHECK(run.first_launch_host_ms > 0);  // toropippi's clock: the build, the first launch, the readback
     }
   }
+}
+
+TEST_CASE("02_work_size: the compute sweep has toropippi's host-clock column, positive wherever a size ran",
+          "[ch02][opencl]") {
+  const std::string csv = gauss::test::scratch_dir() + "/02_toropippi.csv";
+  const std::string section_csv = gauss::test::scratch_dir() + "/02_toropippi.compute_sweep.csv";
+  std::remove(section_csv.c_str());
+  setenv("GAUSS_LOOP_ITEMS", "256", 1);
+  setenv("GAUSS_LOOP_ITERATIONS", "4", 1);
+  std::string printed;
+  const int status = run_program({"--variant", "compute_sweep", "--csv", csv}, printed);
+  unsetenv("GAUSS_LOOP_ITEMS");
+  unsetenv("GAUSS_LOOP_ITERATIONS");
+  INFO(printed);
+  CHECK(status == gauss::kExitOk);
+  CHECK_THAT(printed, Catch::Contains("first launch host ms"));
+  CHECK_THAT(printed, Catch::Contains("OpenCL: with the build of the kernel for that size"));
+  std::ifstream file(section_csv);
+  REQUIRE(file.good());
+  std::string header;
+  std::getline(file, header);
+  // The last column, so that a device name with a comma cannot shift it.
+  REQUIRE(header.size() >= std::string(",first_launch_host_ms").size());
+  CHECK(header.substr(header.rfind(',') + 1) == "first_launch_host_ms");
+  int ran = 0;
+  for (std::string line; std::getline(file, line);) {
+    INFO(line);
+    const std::string last = line.substr(line.rfind(',') + 1);
+    if (line.find(",skipped,") != std::string::npos) {
+      CHECK(last.empty());
+      continue;
+    }
+    CHECK(std::stod(last) > 0);
+    ++ran;
+  }
+  CHECK(ran >= 8);  // groups of 1 to 128 at least run everywhere
 }
 
 TEST_CASE("02_work_size: the loop's range check catches unwritten and wrong outputs", "[ch02]") {
@@ -314,6 +351,7 @@ TEST_CASE("02_work_size: CUDA add kernel and loop", "[ch02][.][cuda]") {
     spec.reserved_bytes = group == 7 ? chapter02::kReservedBytes : 0;
     const chapter02::LoopRun run = chapter02::run_loop_cuda(spec, kOnce);
     CHECK(chapter02::implausible_outputs(run.output) == 0);
+    CHECK(run.first_launch_host_ms > 0);
     if (first.empty()) first = run.output;
     CHECK(run.output == first);
   }

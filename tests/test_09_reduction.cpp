@@ -77,6 +77,50 @@ void check_all_methods(Summer& summer, const std::string& api, const std::vector
   CHECK(checked >= 5);  // at least the five correct methods both APIs have
 }
 
+// Image shapes for the row and column walks (width x height bytes): one
+// pixel, one row, one column, odd sizes that are not multiples of a group of
+// 64 or 256, more lines than a group of 256 (the tree pass on the line sums
+// then has several groups), and a short last row (n not a multiple of the
+// width).
+struct WalkShape {
+  std::size_t width;
+  std::size_t n;
+};
+const std::vector<WalkShape> kWalkShapes{{1, 1},
+                                         {37, 37},
+                                         {1, 37},
+                                         {37, 37 * 23},
+                                         {257, 257 * 3},
+                                         {3, 3 * 257},
+                                         {255, 255 * 300 + 11},
+                                         {4099, 4099 * 65 + 1}};
+
+// The interleaved tree and the two walks, on the shapes above, kRepeats
+// times each: every total exact.
+template <class Summer, class Upload>
+void check_webinar_methods(Summer& summer, const std::string& api, Upload&& upload) {
+  const gauss::RunSettings settings{0, kRepeats, 0.0};
+  for (const WalkShape& shape : kWalkShapes) {
+    const std::vector<std::uint8_t> bytes = random_bytes(shape.n);
+    const auto data = upload(bytes);
+    const std::uint64_t exact = chapter09::sum_exact(bytes.data(), bytes.size());
+    for (const chapter09::SumMethodInfo& info : chapter09::sum_methods()) {
+      if (info.method != SumMethod::Interleaved && info.method != SumMethod::RowsFirst &&
+          info.method != SumMethod::ColumnsFirst)
+        continue;
+      const chapter09::SumStats stats =
+          chapter09::measure_sum(summer, info, api, data.handle(), bytes.size(), exact, settings, shape.width);
+      INFO(info.name << " (" << api << ") on " << shape.n << " bytes in rows of " << shape.width << ": error '"
+                     << stats.error << "', skipped '" << stats.skipped << "', " << stats.wrong() << " of "
+                     << stats.totals.size() << " runs wrong, exact " << exact);
+      REQUIRE(stats.error.empty());
+      if (!stats.skipped.empty()) continue;
+      REQUIRE(static_cast<int>(stats.totals.size()) == kRepeats);
+      CHECK(stats.wrong() == 0);
+    }
+  }
+}
+
 // A device buffer holding the bytes, for OpenCL.
 struct OpenClData {
   cl::Buffer buffer;
@@ -152,11 +196,34 @@ TEST_CASE("09_reduction: OpenCL sums past 2^32 (all bytes 255)", "[ch09][opencl]
   const std::vector<std::uint8_t> bright((std::size_t{1} << 24) + (std::size_t{1} << 20) + 7, 255);
   const OpenClData data = upload_opencl(bright);
   for (SumMethod method :
-       {SumMethod::Atomic, SumMethod::AtomicGroup, SumMethod::Tree, SumMethod::MultiPass, SumMethod::ManyPerItem}) {
+       {SumMethod::Atomic, SumMethod::AtomicGroup, SumMethod::Interleaved, SumMethod::Tree, SumMethod::MultiPass,
+        SumMethod::ManyPerItem, SumMethod::RowsFirst, SumMethod::ColumnsFirst}) {
     if (!summer.runs(method)) continue;
     summer.poison();
     CHECK(summer.sum(method, data.buffer, bright.size()).total == 255ull * bright.size());
   }
+}
+
+TEST_CASE("09_reduction: the interleaved tree and the row and column walks are exact on awkward shapes (OpenCL)",
+          "[ch09][opencl]") {
+  chapter09::OpenClSummer summer(gauss::test::opencl_session());
+  check_webinar_methods(summer, "OpenCL", upload_opencl);
+}
+
+TEST_CASE("09_reduction: the walks' shape: the pitch when given, else a square", "[ch09][unit]") {
+  using chapter09::walk_lines;
+  using chapter09::walk_width;
+  CHECK(walk_width(6720 * 4480, 6720) == 6720);
+  CHECK(walk_lines(SumMethod::RowsFirst, 6720 * 4480, 6720) == 4480);
+  CHECK(walk_lines(SumMethod::ColumnsFirst, 6720 * 4480, 6720) == 6720);
+  CHECK(walk_width(1, 0) == 1);
+  CHECK(walk_width(256, 0) == 16);
+  CHECK(walk_width(257, 0) == 17);                           // ceil(sqrt(257)): 16 rows of 17, the last 2 bytes
+  CHECK(walk_lines(SumMethod::RowsFirst, 257, 0) == 16);     // 15 full rows and a short one
+  CHECK(walk_lines(SumMethod::ColumnsFirst, 257, 0) == 17);  // columns 2..16 one byte shorter
+  CHECK(walk_width(37, 1000) == 37);                         // a row longer than the data: one short row
+  CHECK(walk_lines(SumMethod::RowsFirst, 37, 1000) == 1);
+  CHECK(walk_lines(SumMethod::ColumnsFirst, 37, 1000) == 37);
 }
 
 TEST_CASE("09_reduction: the seeds' example, 0 + 1 + ... + 255 = 32640, in OpenCL", "[ch09][opencl]") {
@@ -245,6 +312,12 @@ TEST_CASE("09_reduction: the ladder says how many copies of the input it rotates
   INFO(printed);
   CHECK(status == 0);
   CHECK_THAT(printed, Catch::Contains("OpenCL: the timed sums rotate through 32 copies of the input"));
+  // The webinar's rungs are in the ladder, and right.
+  for (const char* method : {"interleaved ", "rows_first ", "columns_first "}) {
+    INFO(method);
+    CHECK_THAT(printed, Catch::Contains(method));
+  }
+  CHECK_THAT(printed, !Catch::Contains("WRONG"));
 }
 
 #ifdef GAUSS_HAVE_CUDA
@@ -272,11 +345,18 @@ TEST_CASE("09_reduction: CUDA sums past 2^32 (all bytes 255)", "[ch09][.][cuda]"
   chapter09::CudaSummer summer(gauss::select_cuda_device(-1));
   const std::vector<std::uint8_t> bright((std::size_t{1} << 24) + (std::size_t{1} << 20) + 7, 255);
   const CudaData data = upload_cuda(bright);
-  for (SumMethod method : {SumMethod::Atomic, SumMethod::AtomicGroup, SumMethod::Tree, SumMethod::MultiPass,
-                           SumMethod::ManyPerItem, SumMethod::Shuffle}) {
+  for (SumMethod method :
+       {SumMethod::Atomic, SumMethod::AtomicGroup, SumMethod::Interleaved, SumMethod::Tree, SumMethod::MultiPass,
+        SumMethod::ManyPerItem, SumMethod::Shuffle, SumMethod::RowsFirst, SumMethod::ColumnsFirst}) {
     summer.poison();
     CHECK(summer.sum(method, data.handle(), bright.size()).total == 255ull * bright.size());
   }
+}
+
+TEST_CASE("09_reduction: the interleaved tree and the row and column walks are exact on awkward shapes (CUDA)",
+          "[ch09][.][cuda]") {
+  chapter09::CudaSummer summer(gauss::select_cuda_device(-1));
+  check_webinar_methods(summer, "CUDA", upload_cuda);
 }
 
 TEST_CASE("09_reduction: the seeds' example in CUDA", "[ch09][.][cuda]") {

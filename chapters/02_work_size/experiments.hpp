@@ -19,6 +19,7 @@
 #include "gauss/runners.hpp"
 #include "gauss/section_tools.hpp"
 #include "gauss/table.hpp"
+#include "gauss/timing.hpp"
 #include "work_size_cl.hpp"  // embedded work_size.cl: the add kernel and the loop
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_shapes.cuh"
@@ -114,8 +115,15 @@ LoopSpec loop_spec_from_environment();
 
 /// The outcome of one launch configuration: timings, and the last run's output.
 struct LoopRun {
-  gauss::TimingStats time;
+  gauss::TimingStats time;  ///< device events, warm-up runs first
   std::vector<std::uint32_t> output;
+  /// toropippi's measurement: the host clock (steady_clock) around the FIRST
+  /// launch of this group size and the blocking readback of its 1 MiB
+  /// output; in OpenCL also the build of the program for it (built per
+  /// group size, as the seed's HLSL compiles one kernel per group size at its
+  /// first dispatch). In CUDA the kernel was compiled with the program, so
+  /// only the first group size's launch can include loading it.
+  double first_launch_host_ms = 0;
 };
 
 LoopRun run_loop_opencl(gauss::OpenClSession& cl, const LoopSpec& spec, const gauss::RunSettings& settings);
@@ -533,11 +541,16 @@ inline std::size_t implausible_outputs(const std::vector<std::uint32_t>& output)
 }
 
 inline LoopRun run_loop_opencl(gauss::OpenClSession& cl, const LoopSpec& spec, const gauss::RunSettings& settings) {
-  cl::Kernel kernel = cl.kernel(gauss::embedded::work_size_cl, "sin_divide_loop");
   const std::size_t bytes = std::size_t{spec.items} * sizeof(std::uint32_t);
   cl::Buffer out(cl.context, CL_MEM_READ_WRITE, bytes);
   const std::vector<std::uint32_t> poison(spec.items, 0xFFFFFFFFu);
   cl.queue.enqueueWriteBuffer(out, CL_TRUE, 0, bytes, poison.data());
+  LoopRun run;
+  // toropippi's clock starts here: the build, the first launch and the
+  // blocking readback, as his DateTime.Now spanned the shader's compile at its
+  // first dispatch and GetData (but steady_clock, not rounded to his 1-15.6 ms).
+  gauss::HostTimer first_launch;  // steady_clock
+  cl::Kernel kernel = cl.kernel(gauss::embedded::work_size_cl, "sin_divide_loop");
   // A local-memory argument of size 0 is not allowed: 4 bytes is "none".
   gauss::sections::set_args(kernel, out, spec.items, spec.iterations,
                             cl::Local(std::max<std::size_t>(spec.reserved_bytes, sizeof(float))));
@@ -551,7 +564,12 @@ inline LoopRun run_loop_opencl(gauss::OpenClSession& cl, const LoopSpec& spec, c
   }
   const cl::NDRange global(gauss::round_up(spec.items, static_cast<std::size_t>(spec.group)));
   const cl::NDRange local(static_cast<std::size_t>(spec.group));
-  LoopRun run;
+  run.output.resize(spec.items);
+  cl.queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local);
+  cl.queue.enqueueReadBuffer(out, CL_TRUE, 0, bytes, run.output.data());
+  run.first_launch_host_ms = first_launch.elapsed_ms();
+  // Poisoned again: the timed runs must write every output themselves.
+  cl.queue.enqueueWriteBuffer(out, CL_TRUE, 0, bytes, poison.data());
   run.time = gauss::sections::time_opencl(
       cl.queue,
       [&] {
@@ -583,6 +601,16 @@ inline LoopRun run_loop_cuda(const LoopSpec& spec, const gauss::RunSettings& set
   gauss::CudaStream stream;
   auto* out_words = reinterpret_cast<unsigned int*>(out.data());
   LoopRun run;
+  run.output.resize(spec.items);
+  // toropippi's clock (steady_clock): the first launch and its blocking
+  // readback. No build to include: nvcc compiled the kernel with the program.
+  gauss::HostTimer first_launch;
+  launch_sin_divide_loop(out_words, spec.items, spec.iterations, spec.group, spec.reserved_bytes, stream.get());
+  GAUSS_CUDA_CHECK(cudaGetLastError());
+  GAUSS_CUDA_CHECK(cudaMemcpyAsync(run.output.data(), out_words, bytes, cudaMemcpyDeviceToHost, stream.get()));
+  GAUSS_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+  run.first_launch_host_ms = first_launch.elapsed_ms();
+  out.upload(poison.data(), bytes);  // poisoned again: the timed runs must write every output themselves
   run.time = gauss::sections::time_cuda(
       stream.get(),
       [&](cudaStream_t s) {
@@ -606,7 +634,12 @@ inline void compute_sweep_section(gauss::SectionContext& context, std::size_t re
                  "1024 items, "
               << (reserved_bytes > 0 ? std::to_string(reserved_bytes) + " bytes of local memory reserved per group"
                                      : std::string("no local memory"))
-              << "; median ms; x group 1 = the time of groups of 1 over this time\n\n";
+              << "; median ms; x group 1 = the time of groups of 1 over this time; first launch host ms = "
+                 "toropippi's method: the host clock around the first launch of each group size and the blocking "
+                 "readback of its output ("
+              << (context.opencl != nullptr ? "OpenCL: with the build of the kernel for that size; " : "")
+              << (context.cuda != nullptr ? "CUDA: no build, the kernel is compiled with the program; " : "")
+              << "steady_clock, not rounded)\n\n";
   Table table({{"API", Table::Align::Left},
                {"group"},
                {"runs"},
@@ -614,11 +647,13 @@ inline void compute_sweep_section(gauss::SectionContext& context, std::size_t re
                {"min ms"},
                {"G steps/s"},
                {"x group 1"},
+               {"first launch host ms"},
                {"blocks/SM"},
                {"occupancy"},
                {"check", Table::Align::Left}});
   gauss::sections::CsvFile csv({"api", "device", "group", "reserved_bytes", "items", "iterations", "runs", "median_ms",
-                                "min_ms", "max_ms", "giga_steps_per_s", "blocks_per_sm", "occupancy", "status"});
+                                "min_ms", "max_ms", "giga_steps_per_s", "blocks_per_sm", "occupancy", "status",
+                                "first_launch_host_ms"});
   const double steps = static_cast<double>(spec.items) * spec.iterations;
 
   auto sweep = [&](const char* api, const std::string& device, auto&& run_one, auto&& occupancy_of) {
@@ -644,19 +679,20 @@ inline void compute_sweep_section(gauss::SectionContext& context, std::size_t re
         const double rate = steps / (run.time.median_ms * 1e-3) / 1e9;
         table.add_row({api, std::to_string(group), std::to_string(run.time.runs()), format_ms(run.time.median_ms),
                        format_ms(run.time.min_ms), format_significant(rate),
-                       group1_ms > 0 ? format_fixed(group1_ms / run.time.median_ms, 1) : "-", blocks, occupancy,
-                       check});
+                       group1_ms > 0 ? format_fixed(group1_ms / run.time.median_ms, 1) : "-",
+                       format_ms(run.first_launch_host_ms), blocks, occupancy, check});
         csv.add({api, device, std::to_string(group), std::to_string(reserved_bytes), std::to_string(spec.items),
                  std::to_string(spec.iterations), std::to_string(run.time.runs()), std::to_string(run.time.median_ms),
                  std::to_string(run.time.min_ms), std::to_string(run.time.max_ms), std::to_string(rate),
-                 blocks == "-" ? "" : blocks, occupancy == "-" ? "" : occupancy, check});
+                 blocks == "-" ? "" : blocks, occupancy == "-" ? "" : occupancy, check,
+                 std::to_string(run.first_launch_host_ms)});
       } catch (const gauss::Unsupported& error) {
         // A group size this device or kernel cannot run is skipped, not failed.
         const std::string why = error.what();
-        table.add_row(
-            {api, std::to_string(group), "0", "-", "-", "-", "-", blocks, occupancy, "skipped: " + why.substr(27)});
+        table.add_row({api, std::to_string(group), "0", "-", "-", "-", "-", "-", blocks, occupancy,
+                       "skipped: " + why.substr(27)});
         csv.add({api, device, std::to_string(group), std::to_string(reserved_bytes), std::to_string(spec.items),
-                 std::to_string(spec.iterations), "0", "", "", "", "", "", "", "skipped"});
+                 std::to_string(spec.iterations), "0", "", "", "", "", "", "", "skipped", ""});
       }
     }
   };

@@ -10,11 +10,17 @@
 //                  differently wrong on every run (lost updates);
 //   atomic         the same with atomic additions: right, one at a time;
 //   atomic_group   atomics on a counter in local memory first;
+//   interleaved    the webinar's first tree: interleaved addressing, a
+//                  divergent `lid % (2 * i)` test and bank conflicts;
 //   tree           the local-memory tree with barriers (and why the barrier
 //                  must never be inside the `if`);
 //   multipass      the tree over group sums, the host adding the last few;
 //   many_per_item  each item adds many bytes (16 per load) before the tree;
 //   shuffle        CUDA's warp shuffles instead of the tree;
+//   rows_first     the webinar's image sum: one item per row, walking along
+//                  it (a warp reads 32 rows at once: uncoalesced), against
+//   columns_first  one item per column, walking down it (coalesced), both
+//                  finished by the multipass tree on the line sums;
 //
 // plus the seeds' 256-value example (0 + 1 + ... + 255 = 32640) and the CPU
 // references: exact in integers, in double, and in float (where the answer
@@ -61,22 +67,22 @@ gauss::Chapter make_chapter() {
   // Every method sums the input's bytes, warmup + repeat times; every total
   // is compared with the exact sum. GB/s = bytes read / device time, against
   // the copy kernel measured in this run (which reads and writes).
-  chapter.add_section("reduction", "Summing every pixel: from a racy kernel to warp shuffles",
-                      [](gauss::SectionContext& context) {
-                        const std::vector<std::uint8_t>& bytes = context.input.pixels;
-                        const std::size_t n = bytes.size();
-                        print_cpu_references(context.out, bytes);
-                        const std::uint64_t exact = sum_exact(bytes.data(), n);
-                        const gauss::RunSettings settings = settings_of(context.options);
-                        const std::vector<SumStats> all =
-                            sums_on_each_api(context, "sum.", [&](auto& summer, const char* api, const auto& inputs) {
-                              return run_ladder(summer, api, inputs, n, exact, settings);
-                            });
-                        context.out << "GB/s = bytes read / device time; % of copy = against this run's copy "
-                                       "kernel, which reads and writes\n";
-                        print_sums(context.out, all, context.opencl_copy_gbps, context.cuda_copy_gbps);
-                        check_ladder(context, all);
-                      });
+  chapter.add_section(
+      "reduction", "Summing every pixel: from a racy kernel to warp shuffles", [](gauss::SectionContext& context) {
+        const std::vector<std::uint8_t>& bytes = context.input.pixels;
+        const std::size_t n = bytes.size();
+        print_cpu_references(context.out, bytes);
+        const std::uint64_t exact = sum_exact(bytes.data(), n);
+        const gauss::RunSettings settings = settings_of(context.options);
+        const std::vector<SumStats> all =
+            sums_on_each_api(context, "sum.", [&](auto& summer, const char* api, const auto& inputs) {
+              return run_ladder(summer, api, inputs, n, exact, settings, static_cast<std::size_t>(context.input.pitch));
+            });
+        context.out << "GB/s = bytes read / device time; % of copy = against this run's copy "
+                       "kernel, which reads and writes\n";
+        print_sums(context.out, all, context.opencl_copy_gbps, context.cuda_copy_gbps);
+        check_ladder(context, all);
+      });
 
   // --- The answer --------------------------------------------------------------
   chapter.add_section("brightness", "Does the blur keep the total brightness?", [](gauss::SectionContext& context) {

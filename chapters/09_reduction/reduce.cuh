@@ -10,10 +10,10 @@ inline constexpr unsigned kGroup = 256;
 
 /// The one-thread-per-byte kernels that end in a single 64-bit total.
 enum class CudaSum {
-  Racy,         ///< `*total += x`: lost updates
-  Atomic,       ///< atomicAdd on the total, once per byte
-  AtomicGroup,  ///< atomicAdd on a shared counter, then once per block on the total
-  TreeAtomic,   ///< the shared-memory tree, then once per block on the total
+  Racy,               ///< `*total += x`: lost updates
+  Atomic,             ///< atomicAdd on the total, once per byte
+  AtomicGroup,        ///< atomicAdd on a shared counter, then once per block on the total
+  TreeAtomic,         ///< the shared-memory tree, then once per block on the total
   InterleavedAtomic,  ///< the same with the interleaved tree (lid % (2 * i) == 0 adds s[lid + i])
 };
 

@@ -69,13 +69,16 @@ double blur_sum_unrounded(const gauss::Image& image, const gauss::BlurSpec& blur
 
 /// The ladder, in the order of the lesson.
 enum class SumMethod {
-  Racy,         ///< every item adds into one global value: lost updates (wrong, differently each run)
-  Atomic,       ///< every item adds atomically into one global value
-  AtomicGroup,  ///< atomics on a local counter, one global atomic per group
-  Tree,         ///< the local-memory tree, one global atomic per group
-  MultiPass,    ///< the tree writes group sums; again on those; the host adds the last few
-  ManyPerItem,  ///< each item adds many elements (16 bytes per load) first; two passes
-  Shuffle,      ///< CUDA only: the same with warp shuffles instead of the shared-memory tree
+  Racy,          ///< every item adds into one global value: lost updates (wrong, differently each run)
+  Atomic,        ///< every item adds atomically into one global value
+  AtomicGroup,   ///< atomics on a local counter, one global atomic per group
+  Interleaved,   ///< the tree with interleaved addressing (the webinar's first), one global atomic per group
+  Tree,          ///< the local-memory tree, one global atomic per group
+  MultiPass,     ///< the tree writes group sums; again on those; the host adds the last few
+  ManyPerItem,   ///< each item adds many elements (16 bytes per load) first; two passes
+  Shuffle,       ///< CUDA only: the same with warp shuffles instead of the shared-memory tree
+  RowsFirst,     ///< the bytes as an image: one item per row walks along it (uncoalesced), then multipass
+  ColumnsFirst,  ///< one item per column walks down it (coalesced), then multipass
 };
 
 /// A method's stable name (tables, CSV, tests) and one line.
@@ -92,6 +95,18 @@ const std::vector<SumMethodInfo>& sum_methods();
 
 /// Work-items per work-group (threads per block) of every sum kernel.
 inline constexpr std::size_t kGroup = 256;
+/// ... but the row and column walks (RowsFirst, ColumnsFirst): one item per
+/// line of the image gives a photo only a few thousand items, and groups of
+/// 64 spread them over most of a GPU's compute units (4480 rows: 70 groups of
+/// 64, 18 of 256). reduce.cuh's kWalkGroup is the same.
+inline constexpr std::size_t kWalkGroup = 64;
+
+/// The row length the walks take for @p n bytes: @p row_bytes (the image's
+/// pitch) when given, else ceil(sqrt(n)), a square whose last row may be
+/// short; never more than n, never 0.
+std::size_t walk_width(std::size_t n, std::size_t row_bytes);
+/// How many items a walk has: rows (ceil(n / width)) or columns (min(width, n)).
+std::size_t walk_lines(SumMethod method, std::size_t n, std::size_t row_bytes);
 
 /// What one sum did.
 struct SumRun {
@@ -118,7 +133,9 @@ class OpenClSummer {
   void poison();
 
   /// Sums the first @p n bytes of @p data with @p method (n >= 1, < 2^32).
-  SumRun sum(SumMethod method, const cl::Buffer& data, std::size_t n);
+  /// RowsFirst and ColumnsFirst take them as rows of @p row_bytes (0: a
+  /// square, walk_width()); the other methods ignore it.
+  SumRun sum(SumMethod method, const cl::Buffer& data, std::size_t n, std::size_t row_bytes = 0);
 
   /// The seed's example: one group of 256 items adds @p values (256 of them).
   std::uint32_t sum_256(const std::vector<std::uint32_t>& values);
@@ -131,13 +148,15 @@ class OpenClSummer {
 
  private:
   cl::Buffer& partials(int which, std::size_t count);
+  void write_garbage(cl::Buffer& buffer, std::size_t count);
   std::uint32_t run_256(cl::Kernel& kernel, const std::vector<std::uint32_t>& values);
 
   gauss::OpenClSession& cl_;
   bool int64_atomics_ = false;
   bool oclgrind_ = false;
-  cl::Kernel racy_, atomic_, atomic_group_, tree_atomic_;
+  cl::Kernel racy_, atomic_, atomic_group_, tree_atomic_, interleaved_atomic_;
   cl::Kernel tree_bytes_, tree_totals_, strided_bytes_, strided_totals_;
+  cl::Kernel rows_first_, columns_first_;
   cl::Kernel sum_256_;
   cl::Buffer total_;
   cl::Buffer partials_[2];
@@ -169,15 +188,16 @@ struct SumStats {
 /// (fewer under a time budget), poisoning before each, and checks every
 /// timed run's total against @p expected. Run r sums @p inputs[r % size]:
 /// copies of the same bytes, so that no run finds its input in the L2 cache
-/// (input_copies()).
+/// (input_copies()). @p row_bytes: the image's rows, for the row and column
+/// walks (0: a square).
 template <class Summer, class Data>
 SumStats measure_sum_rotating(Summer& summer, const SumMethodInfo& info, const std::string& api,
                               const std::vector<Data>& inputs, std::size_t n, std::uint64_t expected,
-                              const gauss::RunSettings& settings);
+                              const gauss::RunSettings& settings, std::size_t row_bytes = 0);
 /// The same on one buffer (the sweep, the tests): every run reads @p data.
 template <class Summer, class Data>
 SumStats measure_sum(Summer& summer, const SumMethodInfo& info, const std::string& api, const Data& data, std::size_t n,
-                     std::uint64_t expected, const gauss::RunSettings& settings);
+                     std::uint64_t expected, const gauss::RunSettings& settings, std::size_t row_bytes = 0);
 
 /// The L2 size assumed where the API does not report it: 64 MiB, above the
 /// largest L2 of the GPUs this tutorial measures (the H200's 60 MB). NVIDIA's
@@ -206,14 +226,14 @@ void add_sum_rows(std::vector<gauss::ResultRow>& rows, const std::vector<SumStat
 
 template <class Summer, class Data>
 SumStats measure_sum(Summer& summer, const SumMethodInfo& info, const std::string& api, const Data& data, std::size_t n,
-                     std::uint64_t expected, const gauss::RunSettings& settings) {
-  return measure_sum_rotating(summer, info, api, std::vector<Data>{data}, n, expected, settings);
+                     std::uint64_t expected, const gauss::RunSettings& settings, std::size_t row_bytes) {
+  return measure_sum_rotating(summer, info, api, std::vector<Data>{data}, n, expected, settings, row_bytes);
 }
 
 template <class Summer, class Data>
 SumStats measure_sum_rotating(Summer& summer, const SumMethodInfo& info, const std::string& api,
                               const std::vector<Data>& inputs, std::size_t n, std::uint64_t expected,
-                              const gauss::RunSettings& settings) {
+                              const gauss::RunSettings& settings, std::size_t row_bytes) {
   SumStats stats;
   stats.method = info.name;
   stats.api = api;
@@ -231,7 +251,7 @@ SumStats measure_sum_rotating(Summer& summer, const SumMethodInfo& info, const s
     int repeat = settings.repeat;
     for (int r = 0; r < warmup + repeat; ++r) {
       summer.poison();
-      const SumRun run = summer.sum(info.method, inputs[static_cast<std::size_t>(r) % inputs.size()], n);
+      const SumRun run = summer.sum(info.method, inputs[static_cast<std::size_t>(r) % inputs.size()], n, row_bytes);
       if (r == 0 && settings.budget_ms > 0) {  // a slow device: fewer runs (see gauss::RunSettings)
         repeat = gauss::runs_within_budget(settings, run.round_trip_ms);
         if (repeat < settings.repeat) warmup = std::min(warmup, 1);
@@ -263,8 +283,9 @@ class CudaSummer {
   bool runs(SumMethod method, std::string* why = nullptr) const;
   /// Untimed, before every sum: fills the total and the partial sums with garbage.
   void poison();
-  /// Sums the first @p n bytes at @p data (device memory) with @p method (n >= 1, < 2^32).
-  SumRun sum(SumMethod method, const std::uint8_t* data, std::size_t n);
+  /// Sums the first @p n bytes at @p data (device memory) with @p method (n >= 1, < 2^32);
+  /// @p row_bytes as in OpenClSummer::sum.
+  SumRun sum(SumMethod method, const std::uint8_t* data, std::size_t n, std::size_t row_bytes = 0);
   /// The seed's example: one block of 256 threads adds @p values (256 of them).
   std::uint32_t sum_256(const std::vector<std::uint32_t>& values);
   /// Blocks of the first pass of ManyPerItem and Shuffle for @p n bytes.
@@ -366,14 +387,35 @@ inline const std::vector<SumMethodInfo>& sum_methods() {
       {SumMethod::Atomic, "atomic", "every item adds into one global value with a 64-bit atomic", true, false},
       {SumMethod::AtomicGroup, "atomic_group", "atomics on a local counter, then one global atomic per group", true,
        false},
+      {SumMethod::Interleaved, "interleaved",
+       "the tree with interleaved addressing (lid % (2i) == 0 adds s[lid + i]), one global atomic per group", true,
+       false},
       {SumMethod::Tree, "tree", "the local-memory tree with barriers, then one global atomic per group", true, false},
       {SumMethod::MultiPass, "multipass", "the tree writes group sums, again on those, the host adds the last few",
        true, false},
       {SumMethod::ManyPerItem, "many_per_item", "each item adds many elements (16 bytes per load), then the tree", true,
        false},
       {SumMethod::Shuffle, "shuffle", "many elements per thread, then warp shuffles instead of the tree", true, true},
+      {SumMethod::RowsFirst, "rows_first",
+       "one item per image row, walking along it (a warp reads 32 rows at once), then multipass", true, false},
+      {SumMethod::ColumnsFirst, "columns_first",
+       "one item per image column, walking down it (a warp reads 32 neighbours), then multipass", true, false},
   };
   return methods;
+}
+
+inline std::size_t walk_width(std::size_t n, std::size_t row_bytes) {
+  std::size_t width = row_bytes;
+  if (width == 0) {
+    width = static_cast<std::size_t>(std::sqrt(static_cast<double>(n)));
+    while (width * width < n) ++width;  // ceil, whatever sqrt rounded to
+  }
+  return std::clamp<std::size_t>(width, 1, std::max<std::size_t>(n, 1));
+}
+
+inline std::size_t walk_lines(SumMethod method, std::size_t n, std::size_t row_bytes) {
+  const std::size_t width = walk_width(n, row_bytes);
+  return method == SumMethod::RowsFirst ? (n + width - 1) / width : std::min(width, n);
 }
 
 // --- OpenCL -----------------------------------------------------------------------------
@@ -399,7 +441,10 @@ inline OpenClSummer::OpenClSummer(gauss::OpenClSession& cl) : cl_(cl) {
     atomic_ = cl::Kernel(bytes, "sum_atomic");
     atomic_group_ = cl::Kernel(bytes, "sum_atomic_group");
     tree_atomic_ = cl::Kernel(bytes, "sum_tree_atomic");
+    interleaved_atomic_ = cl::Kernel(bytes, "sum_interleaved_atomic");
   }
+  rows_first_ = cl::Kernel(bytes, "sum_rows_first");
+  columns_first_ = cl::Kernel(bytes, "sum_columns_first");
   tree_bytes_ = cl::Kernel(bytes, "sum_tree");
   strided_bytes_ = cl::Kernel(bytes, "sum_strided");
   sum_256_ = cl::Kernel(bytes, "sum_256");
@@ -412,8 +457,8 @@ inline bool OpenClSummer::runs(SumMethod method, std::string* why) const {
   std::string reason;
   if (method == SumMethod::Shuffle) {
     reason = "OpenCL 1.2 has no warp (sub-group) shuffles";
-  } else if (!int64_atomics_ &&
-             (method == SumMethod::Atomic || method == SumMethod::AtomicGroup || method == SumMethod::Tree)) {
+  } else if (!int64_atomics_ && (method == SumMethod::Atomic || method == SumMethod::AtomicGroup ||
+                                 method == SumMethod::Tree || method == SumMethod::Interleaved)) {
     reason = "the device lacks cl_khr_int64_base_atomics";
   } else if (oclgrind_ && method == SumMethod::Racy) {
     reason = "not run on Oclgrind, which reports its data race (the race is the point of it)";
@@ -422,10 +467,22 @@ inline bool OpenClSummer::runs(SumMethod method, std::string* why) const {
   return reason.empty();
 }
 
+inline void OpenClSummer::write_garbage(cl::Buffer& buffer, std::size_t count) {
+  const std::vector<cl_ulong> garbage(count, kPoison);
+  cl_.queue.enqueueWriteBuffer(buffer, CL_TRUE, 0, count * sizeof(cl_ulong), garbage.data());
+}
+
 inline cl::Buffer& OpenClSummer::partials(int which, std::size_t count) {
   if (capacity_[which] < count) {
     partials_[which] = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, count * sizeof(cl_ulong));
     capacity_[which] = count;
+    // Garbage written from the host, here and in poison(), not with
+    // enqueueFillBuffer: Oclgrind's --uninitialized (21.10) counted neither
+    // a fill nor the stores of an earlier kernel as initialising a buffer the
+    // host never wrote, and flagged every tree pass over partial sums as
+    // reading uninitialised values (also when the kernel before it stored
+    // constants, so not a real read of garbage). A host write it counts.
+    write_garbage(partials_[which], count);
   }
   return partials_[which];
 }
@@ -434,7 +491,7 @@ inline void OpenClSummer::poison() {
   cl_.queue.enqueueFillBuffer(total_, kPoison, 0, sizeof(cl_ulong));
   for (int which = 0; which < 2; ++which) {
     if (capacity_[which] > 0) {
-      cl_.queue.enqueueFillBuffer(partials_[which], kPoison, 0, capacity_[which] * sizeof(cl_ulong));
+      write_garbage(partials_[which], capacity_[which]);  // from the host: see partials()
     }
   }
   cl_.queue.finish();
@@ -448,7 +505,7 @@ inline std::size_t OpenClSummer::strided_groups(std::size_t n) const {
   return std::max<std::size_t>(1, std::min(fill, useful));
 }
 
-inline SumRun OpenClSummer::sum(SumMethod method, const cl::Buffer& data, std::size_t n) {
+inline SumRun OpenClSummer::sum(SumMethod method, const cl::Buffer& data, std::size_t n, std::size_t row_bytes) {
   const cl_uint count = checked_count(n);
   const cl::NDRange local(kGroup);
   const cl::CommandQueue& queue = cl_.queue;
@@ -463,6 +520,26 @@ inline SumRun OpenClSummer::sum(SumMethod method, const cl::Buffer& data, std::s
     events.push_back(done);
   };
   auto groups_for = [](std::size_t elements) { return (elements + kGroup - 1) / kGroup; };
+  // The multipass tree from `elements` values at *in, built for them as
+  // *kernel, writing partials(which) first: pass after pass (n -> n/256 ->
+  // n/65536 ...) until one group's worth is left, which the host reads and
+  // adds.
+  auto multipass = [&](const cl::Buffer* in, cl::Kernel* kernel, std::size_t elements, int which) {
+    do {
+      const std::size_t groups = groups_for(elements);
+      cl::Buffer& out = partials(which, groups);
+      launch(*kernel, *in, static_cast<cl_uint>(elements), out, groups);
+      in = &out;
+      kernel = &tree_totals_;
+      elements = groups;
+      which = 1 - which;
+    } while (elements > kGroup);
+    std::vector<cl_ulong> tail(elements, kPoison);
+    queue.enqueueReadBuffer(*in, CL_TRUE, 0, elements * sizeof(cl_ulong), tail.data());
+    std::uint64_t total = 0;
+    for (cl_ulong value : tail) total += value;
+    return total;
+  };
 
   SumRun run;
   gauss::HostTimer host;
@@ -470,41 +547,42 @@ inline SumRun OpenClSummer::sum(SumMethod method, const cl::Buffer& data, std::s
     case SumMethod::Racy:
     case SumMethod::Atomic:
     case SumMethod::AtomicGroup:
+    case SumMethod::Interleaved:
     case SumMethod::Tree: {
       // One item per byte, every group adding into the one total: zero it first.
       cl::Event zeroed;
       queue.enqueueFillBuffer(total_, cl_ulong{0}, 0, sizeof(cl_ulong), nullptr, &zeroed);
       events.push_back(zeroed);
-      cl::Kernel& kernel = method == SumMethod::Racy     ? racy_
-                           : method == SumMethod::Atomic ? atomic_
-                           : method == SumMethod::Tree   ? tree_atomic_
-                                                         : atomic_group_;
+      cl::Kernel& kernel = method == SumMethod::Racy          ? racy_
+                           : method == SumMethod::Atomic      ? atomic_
+                           : method == SumMethod::Tree        ? tree_atomic_
+                           : method == SumMethod::Interleaved ? interleaved_atomic_
+                                                              : atomic_group_;
       launch(kernel, data, count, total_, groups_for(n));
       cl_ulong total = kPoison;
       queue.enqueueReadBuffer(total_, CL_TRUE, 0, sizeof total, &total);
       run.total = total;
       break;
     }
-    case SumMethod::MultiPass: {
-      // Pass after pass: n bytes -> n/256 sums -> n/65536 sums ..., until one
-      // group's worth is left, which the host reads and adds.
-      const cl::Buffer* in = &data;
-      cl::Kernel* kernel = &tree_bytes_;
-      std::size_t elements = n;
-      int which = 0;
-      do {
-        const std::size_t groups = groups_for(elements);
-        cl::Buffer& out = partials(which, groups);
-        launch(*kernel, *in, static_cast<cl_uint>(elements), out, groups);
-        in = &out;
-        kernel = &tree_totals_;
-        elements = groups;
-        which = 1 - which;
-      } while (elements > kGroup);
-      std::vector<cl_ulong> tail(elements, kPoison);
-      queue.enqueueReadBuffer(*in, CL_TRUE, 0, elements * sizeof(cl_ulong), tail.data());
-      run.total = 0;
-      for (cl_ulong value : tail) run.total += value;
+    case SumMethod::MultiPass:
+      run.total = multipass(&data, &tree_bytes_, n, 0);
+      break;
+    case SumMethod::RowsFirst:
+    case SumMethod::ColumnsFirst: {
+      // One item per row (column) into partials(0), then multipass on those.
+      const std::size_t width = walk_width(n, row_bytes);
+      const std::size_t lines = walk_lines(method, n, row_bytes);
+      cl::Kernel& kernel = method == SumMethod::RowsFirst ? rows_first_ : columns_first_;
+      cl::Buffer& sums = partials(0, lines);
+      kernel.setArg(0, data);
+      kernel.setArg(1, count);
+      kernel.setArg(2, static_cast<cl_uint>(width));
+      kernel.setArg(3, sums);
+      cl::Event done;
+      queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(gauss::round_up(lines, kWalkGroup)),
+                                 cl::NDRange(kWalkGroup), nullptr, &done);
+      events.push_back(done);
+      run.total = multipass(&sums, &tree_totals_, lines, 1);
       break;
     }
     case SumMethod::ManyPerItem: {
@@ -670,7 +748,7 @@ inline unsigned CudaSummer::strided_blocks(std::size_t n) const {
   return static_cast<unsigned>(std::max<std::size_t>(1, std::min(fill, useful)));
 }
 
-inline SumRun CudaSummer::sum(SumMethod method, const std::uint8_t* data, std::size_t n) {
+inline SumRun CudaSummer::sum(SumMethod method, const std::uint8_t* data, std::size_t n, std::size_t row_bytes) {
   const unsigned count = checked_count(n);
   const cudaStream_t s = stream_.get();
   SumRun run;
@@ -681,28 +759,46 @@ inline SumRun CudaSummer::sum(SumMethod method, const std::uint8_t* data, std::s
     case SumMethod::Racy:
     case SumMethod::Atomic:
     case SumMethod::AtomicGroup:
+    case SumMethod::Interleaved:
     case SumMethod::Tree: {
       GAUSS_CUDA_CHECK(cudaMemsetAsync(total_.data(), 0, sizeof(Total), s));
-      const CudaSum kind = method == SumMethod::Racy     ? CudaSum::Racy
-                           : method == SumMethod::Atomic ? CudaSum::Atomic
-                           : method == SumMethod::Tree   ? CudaSum::TreeAtomic
-                                                         : CudaSum::AtomicGroup;
+      const CudaSum kind = method == SumMethod::Racy          ? CudaSum::Racy
+                           : method == SumMethod::Atomic      ? CudaSum::Atomic
+                           : method == SumMethod::Tree        ? CudaSum::TreeAtomic
+                           : method == SumMethod::Interleaved ? CudaSum::InterleavedAtomic
+                                                              : CudaSum::AtomicGroup;
       launch_sum_one_per_item(kind, data, count, as_totals(total_), s);
       GAUSS_CUDA_CHECK(cudaGetLastError());
       stop_.record(s);
       GAUSS_CUDA_CHECK(cudaMemcpyAsync(&total, total_.data(), sizeof total, cudaMemcpyDeviceToHost, s));
       break;
     }
-    case SumMethod::MultiPass: {
-      // As in OpenCL: pass after pass until one block's worth is left for the host.
+    case SumMethod::MultiPass:
+    case SumMethod::RowsFirst:
+    case SumMethod::ColumnsFirst: {
+      // As in OpenCL: pass after pass until one block's worth is left for the
+      // host. MultiPass's first pass is the tree on the bytes; the walks'
+      // first pass is one thread per row (column), their second the tree.
       unsigned elements = count;
-      unsigned groups = blocks_for(elements);
-      Total* out = partials(0, groups);
-      launch_sum_tree(data, elements, out, s);
+      unsigned groups = 0;
+      Total* out = nullptr;
+      if (method == SumMethod::MultiPass) {
+        groups = blocks_for(elements);
+        out = partials(0, groups);
+        launch_sum_tree(data, elements, out, s);
+      } else {
+        groups = static_cast<unsigned>(walk_lines(method, n, row_bytes));
+        out = partials(0, groups);
+        launch_sum_lines(method == SumMethod::RowsFirst, data, count, static_cast<unsigned>(walk_width(n, row_bytes)),
+                         groups, out, s);
+      }
       GAUSS_CUDA_CHECK(cudaGetLastError());
       int which = 0;
       elements = groups;
-      while (elements > kGroup) {
+      // The walks' line sums always get one tree pass, as in OpenCL (its do-while).
+      bool walk_needs_tree_pass = method != SumMethod::MultiPass;
+      while (elements > kGroup || walk_needs_tree_pass) {
+        walk_needs_tree_pass = false;
         groups = blocks_for(elements);
         which = 1 - which;
         Total* next = partials(which, groups);
@@ -798,13 +894,15 @@ inline void print_cpu_references(std::ostream& out, const std::vector<std::uint8
 }
 
 // --- The ladder on one API ------------------------------------------------------------
+// @p row_bytes: the image's pitch, the rows the row and column walks take.
 template <class Summer, class Data>
 inline std::vector<SumStats> run_ladder(Summer& summer, const std::string& api, const std::vector<Data>& inputs,
-                                        std::size_t n, std::uint64_t exact, const gauss::RunSettings& settings) {
+                                        std::size_t n, std::uint64_t exact, const gauss::RunSettings& settings,
+                                        std::size_t row_bytes) {
   std::vector<SumStats> sums;
   for (const SumMethodInfo& info : sum_methods()) {
     if (info.cuda_only && api != "CUDA") continue;
-    sums.push_back(measure_sum_rotating(summer, info, api, inputs, n, exact, settings));
+    sums.push_back(measure_sum_rotating(summer, info, api, inputs, n, exact, settings, row_bytes));
   }
   return sums;
 }
