@@ -20,6 +20,9 @@ import glob
 import os
 import re
 
+import ncu_table  # scripts/ncu_table.py: the same ncu CSV reader
+from ncu_table import number
+
 FIELDS = ["device", "chapter", "variant", "format", "pixels", "ms", "thread_instr_per_px", "warp_instr_per_px",
           "issue_active_pct", "warps_active_pct", "registers", "dram_bytes_per_px", "dram_gbps", "dram_pct",
           "l2_hit_pct", "instr_per_dram_byte", "sms", "sm_clock_ghz", "issue_roof_tinstr_per_s"]
@@ -27,22 +30,9 @@ FIELDS = ["device", "chapter", "variant", "format", "pixels", "ms", "thread_inst
 RGBA_STEPS = {("07_rgba_packing", "main"), ("10_capstone", "fused_rgba")}
 
 
-def number(text):
-    try:
-        return float(str(text).replace(",", ""))
-    except ValueError:
-        return None
-
-
 def read_ncu(path):
     """The one profiled kernel's metrics as {name: (unit, value)}."""
-    with open(path, newline="") as f:
-        lines = [line for line in f if line.startswith('"')]
-    rows = list(csv.reader(lines))
-    if len(rows) < 3:
-        return {}
-    header, units, first = rows[0], rows[1], rows[2]
-    return {name: (units[i], first[i]) for i, name in enumerate(header)}
+    return ncu_table.read(path)[1]
 
 
 def value(metrics, name, scale=None):

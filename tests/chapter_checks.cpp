@@ -1,5 +1,7 @@
 #include "chapter_checks.hpp"
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include <memory>
@@ -91,6 +93,30 @@ void check_on_awkward_sizes(const Chapter& chapter, const std::string& variant, 
       CHECK(result.skipped.empty());
       CHECK(result.comparison.matches());
     }
+  }
+}
+
+void check_main_line(const Chapter& chapter, const std::string& variant, bool listed_first) {
+  INFO(chapter.name() << ": the main line's step " << variant);
+  std::vector<Api> apis{Api::OpenCL};
+#ifdef GAUSS_HAVE_CUDA
+  apis.push_back(Api::Cuda);
+#endif
+  for (const Api api : apis) {
+    const Variant* step = chapter.find(variant, api);
+    REQUIRE(step != nullptr);
+    CHECK(step->line == "main");
+    for (const Variant& other : chapter.variants()) {
+      if (other.api != api || other.name == variant || other.line.empty()) continue;
+      INFO("also marked: " << other.name << " (" << name_of(api) << ")");
+      CHECK(chapter.format_of(other) != chapter.format_of(*step));
+    }
+  }
+  if (listed_first) {
+    const auto first = std::find_if(chapter.variants().begin(), chapter.variants().end(),
+                                    [](const Variant& v) { return v.api == Api::OpenCL; });
+    REQUIRE(first != chapter.variants().end());
+    CHECK(first->name == variant);
   }
 }
 

@@ -28,6 +28,11 @@ void check_on_goldens(const Chapter& chapter, const std::string& variant, Api ap
 void check_on_awkward_sizes(const Chapter& chapter, const std::string& variant, Api api,
                             const std::vector<BlurSpec>& blurs);
 
+/// Requires the chapter's main-line step: @p variant marked line "main" in
+/// both APIs (CUDA where it is built), no other variant so marked in that API
+/// and pixel format, and, where @p listed_first, the first OpenCL variant.
+void check_main_line(const Chapter& chapter, const std::string& variant, bool listed_first = true);
+
 /// Runs @p variant once on @p input and returns the result (for tests that
 /// expect a variant to fail, or look closer at its output).
 VariantResult run_once(const Chapter& chapter, const std::string& variant, Api api, const Image& input,

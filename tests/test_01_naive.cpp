@@ -81,3 +81,7 @@ TEST_CASE("01_naive: CUDA seminar_simple matches the goldens and the awkward siz
   gauss::test::check_on_awkward_sizes(chapter(), "seminar_simple", Api::Cuda, {kSeminarBlur});
   check_seminar_skips_other_blurs(Api::Cuda);
 }
+
+TEST_CASE("01_naive: the main line's step is marked and listed first", "[ch01]") {
+  gauss::test::check_main_line(chapter(), "naive");
+}

@@ -114,16 +114,7 @@ void check_main(Api api) {
 }  // namespace
 
 TEST_CASE("02_work_size: the main line's variant is listed first in both APIs", "[ch02]") {
-  const gauss::Variant* first_opencl = nullptr;
-  for (const gauss::Variant& v : chapter().variants())
-    if (v.api == Api::OpenCL && first_opencl == nullptr) first_opencl = &v;
-  REQUIRE(first_opencl != nullptr);
-  CHECK(first_opencl->name == "main");
-  CHECK(first_opencl->line == "main");
-#ifdef GAUSS_HAVE_CUDA
-  REQUIRE(chapter().find("main", Api::Cuda) != nullptr);
-  CHECK(chapter().find("main", Api::Cuda)->line == "main");
-#endif
+  gauss::test::check_main_line(chapter(), "main");
 }
 
 TEST_CASE("02_work_size: OpenCL main (8 rows per item) against the goldens and the reference", "[ch02][opencl]") {

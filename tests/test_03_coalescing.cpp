@@ -197,17 +197,8 @@ void check_sweep_csv(const std::string& sweep) {
 }  // namespace
 
 TEST_CASE("03_coalescing: the main line's variant is listed first in both APIs", "[ch03]") {
-  const gauss::Variant* first_opencl = nullptr;
-  for (const gauss::Variant& v : chapter().variants())
-    if (v.api == Api::OpenCL && first_opencl == nullptr) first_opencl = &v;
-  REQUIRE(first_opencl != nullptr);
-  CHECK(first_opencl->name == "main");
-  CHECK(first_opencl->line == "main");
-  CHECK(first_opencl->reference.empty());  // the Gaussian blur, not the recursive filter
-#ifdef GAUSS_HAVE_CUDA
-  REQUIRE(chapter().find("main", Api::Cuda) != nullptr);
-  CHECK(chapter().find("main", Api::Cuda)->line == "main");
-#endif
+  gauss::test::check_main_line(chapter(), "main");
+  CHECK(chapter().find("main", Api::OpenCL)->reference.empty());  // the Gaussian blur, not the recursive filter
 }
 
 TEST_CASE("03_coalescing: OpenCL main (words in, words out) against the goldens and the reference", "[ch03][opencl]") {

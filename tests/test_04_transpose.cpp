@@ -202,3 +202,7 @@ TEST_CASE("04_transpose: CUDA float transposes are exact (the section checks the
   CHECK(status == gauss::kExitOk);
   CHECK_THAT(printed, Catch::Contains("exact"));
 }
+
+TEST_CASE("04_transpose: the main line's step is marked and listed first", "[ch04]") {
+  gauss::test::check_main_line(chapter(), "main");
+}

@@ -193,3 +193,7 @@ TEST_CASE("05_local_memory: the group-shape sweep runs and checks every shape (C
   CHECK(run_program({"--api", "cuda", "--variant", "group_shapes", "--size", "17x40", "--radius", "9", "--sigma", "3",
                      "--repeat", "1", "--warmup", "0"}) == 0);
 }
+
+TEST_CASE("05_local_memory: the main line's step is marked and listed first", "[ch05]") {
+  gauss::test::check_main_line(chapter(), "main");
+}

@@ -132,3 +132,7 @@ TEST_CASE("06_constant_memory: the radius sweep checks every radius 1..16 (CUDA)
   CHECK(run_program(
             {"--api", "cuda", "--variant", "radius_sweep", "--size", "19x7", "--repeat", "1", "--warmup", "0"}) == 0);
 }
+
+TEST_CASE("06_constant_memory: the main line's step is marked and listed first", "[ch06]") {
+  gauss::test::check_main_line(chapter(), "main");
+}

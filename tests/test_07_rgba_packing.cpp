@@ -155,3 +155,7 @@ TEST_CASE("07_rgba_packing: the planar stages run and check their output (CUDA)"
   CHECK(run_program(
             {"--api", "cuda", "--variant", "planar_split", "--size", "37x23", "--repeat", "1", "--warmup", "0"}) == 0);
 }
+
+TEST_CASE("07_rgba_packing: the main line's step is marked and listed first", "[ch07]") {
+  gauss::test::check_main_line(chapter(), "main");
+}

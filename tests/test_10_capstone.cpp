@@ -112,3 +112,8 @@ TEST_CASE("10_capstone: CUDA fused on awkward sizes, radii 1 to 16", "[ch10][.][
   gauss::test::check_on_awkward_sizes(chapter(), "fused", Api::Cuda, kBlurs);
   gauss::test::check_on_awkward_sizes(chapter(), "fused_rgba", Api::Cuda, kBlurs);
 }
+
+TEST_CASE("10_capstone: the main line's step is marked", "[ch10]") {
+  gauss::test::check_main_line(chapter(), "fused", false);
+  gauss::test::check_main_line(chapter(), "fused_rgba", false);
+}

@@ -18,7 +18,7 @@
 // bank: the chapter's measurements show it is as fast as literals. What the
 // compiler cannot know from them is that they are symmetric; the kernel says so.
 //
-// Built with -D RADIUS=<r> -D TILE_ROWS=<rows>: blur_symmetric.hpp has the rule.
+// Built with -D RADIUS=<r> -D TILE_ROWS=<rows>: chapter 05's blur_staged.hpp has the rule (the same tiles).
 
 #if !defined(RADIUS) || !defined(TILE_ROWS)
 #error "build with -D RADIUS=<radius> -D TILE_ROWS=<64 or 32>"

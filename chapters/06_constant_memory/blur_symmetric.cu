@@ -4,8 +4,8 @@
 // one multiply-add; mirrored row sums are added before their weight.
 #include <cstdint>
 
+#include "blur_staged.hpp"  // chapter 05's tile rule: the same two tiles (USES 05_local_memory)
 #include "blur_symmetric.cuh"
-#include "blur_symmetric.hpp"
 #include "gauss/cuda.hpp"
 #include "gauss/radius.hpp"
 
@@ -15,7 +15,7 @@ constexpr int kGroupX = 32;
 constexpr int kGroupY = 8;
 constexpr int kGroupSize = kGroupX * kGroupY;
 
-// TILE_ROWS is symmetric_tile_rows(RADIUS), computed by the launcher (a host
+// TILE_ROWS is chapter 05's staged_tile_rows(RADIUS), computed by the launcher (a host
 // constexpr function cannot be called from device code).
 template <int RADIUS, int TILE_ROWS>
 __global__ void __launch_bounds__(kGroupSize)
@@ -127,10 +127,9 @@ void launch_blur_symmetric(const std::uint8_t* in, std::uint8_t* out, const gaus
   const bool aligned = image.pitch % 4 == 0 && reinterpret_cast<std::uintptr_t>(in) % 4 == 0 &&
                        reinterpret_cast<std::uintptr_t>(out) % 4 == 0;
   const dim3 block(kGroupX, kGroupY);
-  const dim3 grid(gauss::div_up(image.width, 4 * kGroupX),
-                  gauss::div_up(image.height, chapter06::symmetric_tile_rows(r)));
+  const dim3 grid(gauss::div_up(image.width, 4 * kGroupX), gauss::div_up(image.height, chapter05::staged_tile_rows(r)));
   gauss::with_radius(r, [&](auto radius) {
-    blur_symmetric<radius.value, chapter06::symmetric_tile_rows(radius.value)>
+    blur_symmetric<radius.value, chapter05::staged_tile_rows(radius.value)>
         <<<grid, block, 0, stream>>>(in, out, image.width, image.height, image.pitch, problem.taps, aligned);
   });
 }

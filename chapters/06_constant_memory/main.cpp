@@ -28,7 +28,6 @@
 #include <vector>
 
 #include "blur_staged_setup.hpp"  // chapter 05's main line (USES 05_local_memory)
-#include "blur_symmetric.hpp"     // the candidate's tile height
 #include "blur_symmetric_cl.hpp"  // the candidate's kernel
 #include "blur_weights_cl.hpp"    // the OpenCL kernels, embedded at build time
 #include "gauss/chapter.hpp"
@@ -83,21 +82,9 @@ const Storage kStorages[] = {
 };
 
 // --- The main line's candidate: chapter 05's fused kernel, symmetric weights -------
-// 32x8 groups, each owning 128 x symmetric_tile_rows(R) output pixels; the
-// weights by value, as chapter 01's. Word loads and stores need word-aligned
-// rows: an OpenCL buffer's base is aligned far beyond 4 bytes, so the pitch decides.
+// Chapter 05's tiles, groups and arguments (its set-up, with this kernel).
 gauss::OpenClLaunch symmetric_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
-  const int tile_rows = symmetric_tile_rows(p.blur.radius, cl.info.local_memory);
-  if (tile_rows == 0)
-    throw std::runtime_error("blur_symmetric: the device's local memory holds no tile at this radius");
-  cl::Kernel kernel = gauss::lesson::blur_kernel(
-      cl, gauss::embedded::blur_symmetric_cl, "blur_symmetric",
-      "-D RADIUS=" + std::to_string(p.blur.radius) + " -D TILE_ROWS=" + std::to_string(tile_rows), p);
-  kernel.setArg(6, static_cast<cl_int>(p.image.pitch % 4 == 0));
-  // One group per 128 x tile_rows output pixels.
-  const cl::NDRange global(gauss::round_up(p.image.width, 128) / 4,
-                           gauss::round_up(p.image.height, tile_rows) / tile_rows * 8);
-  return gauss::lesson::enqueue_kernel(cl, kernel, global, cl::NDRange(32, 8));
+  return chapter05::staged_tiles_opencl(cl, p, gauss::embedded::blur_symmetric_cl, "blur_symmetric");
 }
 
 // --- OpenCL ------------------------------------------------------------------------
