@@ -57,3 +57,26 @@ done
 
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 python3 scripts/profile_report.py --device "$device" --results results "${files[@]}"
+
+# OpenCL: the counters cannot attribute NVIDIA's OpenCL kernels as they do
+# CUDA's, so its side of the row is what its compiler made of each
+# main-line kernel: the PTX the driver built (GAUSS_DUMP_CL_BINARIES),
+# assembled by ptxas for this GPU, its registers and its SASS length.
+opencl_out="results/$(echo "$device" | sed 's/[^A-Za-z0-9]\{1,\}/_/g; s/^_//; s/_$//')-opencl.txt"
+echo "# $device: NVIDIA's OpenCL kernels of the main line, PTX from the driver, ptxas -arch=sm_90" > "$opencl_out"
+for step in "${steps[@]}"; do
+  read -r chapter variant <<< "$step"
+  [ -x "$build/bin/$chapter" ] || continue
+  mkdir -p "$logs/cl/$chapter.$variant"
+  GAUSS_DUMP_CL_BINARIES="$logs/cl/$chapter.$variant" "$build/bin/$chapter" --api opencl --variant "$variant" \
+    --size 256x256 --repeat 1 --warmup 0 > /dev/null 2>&1
+  for binary in "$logs/cl/$chapter.$variant"/*.bin; do
+    [ -f "$binary" ] || continue
+    # The driver's PTX ends in NUL bytes, which ptxas refuses.
+    tr -d '\000' < "$binary" > "$logs/kernel.ptx"
+    registers=$(ptxas -v -arch=sm_90 "$logs/kernel.ptx" -o "$logs/kernel.cubin" 2>&1 | grep -oE "Used [0-9]+ registers" | head -1)
+    sass=$(cuobjdump --dump-sass "$logs/kernel.cubin" 2> /dev/null | grep -cE '^\s+/\*[0-9a-f]+\*/')
+    echo "$chapter $variant $(basename "$binary" .bin): $registers, $sass SASS instructions" >> "$opencl_out"
+  done
+done
+echo "wrote $opencl_out"
