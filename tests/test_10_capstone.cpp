@@ -117,3 +117,19 @@ TEST_CASE("10_capstone: the main line's step is marked", "[ch10]") {
   gauss::test::check_main_line(chapter(), "fused", false);
   gauss::test::check_main_line(chapter(), "fused_rgba", false);
 }
+
+// Apple's two roofs: the multiply-add kernel's output equals the same chains
+// on the host (the row says "ok"), the table and the verdict on every one of
+// Apple's algorithms are printed, and the run succeeds (PoCL here; the GPU
+// session runs it on CUDA too).
+TEST_CASE("10_capstone: section roofs measures both roofs and checks the multiply-add kernel", "[ch10][opencl]") {
+  std::string printed;
+  const int status = gauss::test::run_captured(
+      chapter(), {"10_capstone", "--api", "opencl", "--variant", "roofs", "--size", "64x48", "--repeat", "2"}, printed);
+  INFO(printed);
+  CHECK(status == 0);
+  CHECK(printed.find("G multiply-adds/s") != std::string::npos);
+  CHECK(printed.find("WRONG") == std::string::npos);
+  CHECK(printed.find("separable convolution") != std::string::npos);
+  CHECK(printed.find(" ok") != std::string::npos);
+}

@@ -26,6 +26,7 @@
 #include "gauss/borrow.hpp"
 #include "gauss/chapter.hpp"
 #include "gauss/reference.hpp"
+#include "roofs.hpp"   // the section roofs: Apple's two roofs and its timer
 #include "sweeps.hpp"  // the sections: this chapter's second program part
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_fused.cuh"
@@ -232,6 +233,10 @@ gauss::Chapter make_chapter() {
       "shapes", "launch shapes compared at radius 2: pixels per lane, rows per warp, rows loaded ahead",
       [](gauss::SectionContext& context) { shapes(context, fused_opencl_shaped); },
       gauss::Chapter::SectionRuns::OnRequest);
+
+  // Apple's two roofs, the copy and the multiply-add, and its Listing 14-1's clock.
+  chapter.add_section("roofs", "Apple's two roofs (copy, multiply-add) on this device, and its Listing 14-1 timer",
+                      roofs, gauss::Chapter::SectionRuns::OnRequest);
 
   // The ablation: the shipped kernel with one technique taken out at a time.
   chapter.add_section(
