@@ -8,12 +8,14 @@
 // It runs gray and RGBA images, any radius from 1 to 16, any size.
 //
 // Beside it, in the same run: NPP's Gaussian filter (where the CUDA toolkit
-// has NPP), and, for scale, chapter 01's naive kernel.
+// has NPP), and the main line's earlier steps (chapters 01-07's `main`), so
+// that one table shows the whole climb.
 //
-// The sections that show where the time goes (size, launch shape and radius
-// sweeps, each point against the copy) are this chapter's second program
-// part, in sweeps.hpp; fused_plan.hpp is the kernels' plan, shared by
-// blur_fused.cu and the OpenCL set-up below.
+// The sections that show where the time goes (the ceiling, size, launch
+// shape and radius sweeps, the ablation, each point against the copy) are
+// this chapter's second program part, in sweeps.hpp; Apple's two roofs are in
+// roofs.hpp; fused_plan.hpp is the kernels' plan, shared by blur_fused.cu and
+// the OpenCL set-up below.
 #include <cmath>
 #include <iostream>
 #include <memory>
