@@ -223,15 +223,8 @@ void launch_half2(const std::uint8_t* in, std::uint8_t* out, const gauss::Proble
       <<<grid, block, 0, stream>>>(in, out, g.width, g.height, g.pitch, aligned, hw);
 }
 
-// The shipped shape of each pixel format (fused_plan.hpp), and the same with
-// one of its choices taken back (the ablation, below).
-template <int C>
-void launch_half2_shipped(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p,
-                          const fused::HalfWeights& hw, cudaStream_t stream) {
-  launch_half2<C, fused::half2_lane_bytes(C), fused::half2_rows(C), fused::half2_ahead(C), fused::half2_min_blocks(C)>(
-      in, out, p, hw, stream);
-}
-
+// The shipped shape of each pixel format (fused_plan.hpp), or the same with
+// one of its choices taken back (the ablation).
 template <int C>
 void launch_half2_ablated(HalfAblation which, const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p,
                           const fused::HalfWeights& hw, cudaStream_t stream) {
@@ -255,16 +248,6 @@ void launch_half2_ablated(HalfAblation which, const std::uint8_t* in, std::uint8
 
 }  // namespace
 
-bool launch_blur_half2(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem, cudaStream_t stream) {
-  const auto hw = fused::half2_weights(problem.blur.radius, problem.taps);
-  if (!hw) return false;
-  if (problem.image.channels == 4)
-    launch_half2_shipped<4>(in, out, problem, *hw, stream);
-  else
-    launch_half2_shipped<1>(in, out, problem, *hw, stream);
-  return true;
-}
-
 bool launch_blur_half2_ablated(HalfAblation which, const std::uint8_t* in, std::uint8_t* out,
                                const gauss::Problem& problem, cudaStream_t stream) {
   const auto hw = fused::half2_weights(problem.blur.radius, problem.taps);
@@ -274,4 +257,8 @@ bool launch_blur_half2_ablated(HalfAblation which, const std::uint8_t* in, std::
   else
     launch_half2_ablated<1>(which, in, out, problem, *hw, stream);
   return true;
+}
+
+bool launch_blur_half2(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem, cudaStream_t stream) {
+  return launch_blur_half2_ablated(HalfAblation::Shipped, in, out, problem, stream);
 }

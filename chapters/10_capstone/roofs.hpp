@@ -20,7 +20,6 @@
 #include <vector>
 
 #include "gauss/chapter.hpp"
-#include "gauss/runners.hpp"
 #include "gauss/section_tools.hpp"
 #include "gauss/table.hpp"
 #include "gauss/timing.hpp"
@@ -63,12 +62,16 @@ inline float fma_roof_expected(int id) {
 
 struct RoofRun {
   std::string api;
-  double copy_gbps = 0;       // the table's copy of the gray image
+  double copy_gbps = 0;       // the table's copy of the image, measured by the chapter's run
   double fma_per_s = 0;       // multiply-adds per second (events, median)
   double peak_fma_per_s = 0;  // from the device's attributes (CUDA), 0 where unknown
   double listing_ms = 0;      // Listing 14-1's clock: host, 10 launches + finish, / 10
   double events_ms = 0;       // the same launch by device events, median
   bool checked = false;       // every stored sum equals the host's
+
+  /// Flops per float moved at which the roofs cross: a multiply-add is 2
+  /// flops, a float moved 4 bytes.
+  double balance() const { return 2.0 * fma_per_s / (copy_gbps * 1e9 / 4.0); }
 };
 
 inline bool roof_output_ok(const std::vector<float>& out) {
@@ -77,11 +80,10 @@ inline bool roof_output_ok(const std::vector<float>& out) {
   return true;
 }
 
-inline RoofRun opencl_roofs(gauss::OpenClSession& cl, const gauss::Image& input, const gauss::RunSettings& settings) {
+inline RoofRun opencl_roofs(gauss::OpenClSession& cl, double copy_gbps, const gauss::RunSettings& settings) {
   RoofRun run;
   run.api = "OpenCL";
-  gauss::OpenClRunner runner(cl, input);
-  run.copy_gbps = runner.copy(settings).gbps();
+  run.copy_gbps = copy_gbps;
   const int items = std::max(cl.info.compute_units, 1) * kRoofItemsPerUnit;
   cl::Buffer out(cl.context, CL_MEM_WRITE_ONLY, sizeof(float) * static_cast<std::size_t>(items));
   cl::Kernel kernel = cl.kernel(gauss::embedded::roofs_cl, "fma_roof");
@@ -108,16 +110,13 @@ inline RoofRun opencl_roofs(gauss::OpenClSession& cl, const gauss::Image& input,
 }
 
 #ifdef GAUSS_HAVE_CUDA
-inline RoofRun cuda_roofs(const gauss::CudaDeviceInfo& cuda, const gauss::Image& input,
-                          const gauss::RunSettings& settings) {
+inline RoofRun cuda_roofs(const gauss::CudaDeviceInfo& cuda, double copy_gbps, const gauss::RunSettings& settings) {
   RoofRun run;
   run.api = "CUDA";
-  gauss::CudaRunner runner(cuda, input);
-  run.copy_gbps = runner.copy(settings).gbps();
-  int device = 0, sms = 0, clock_khz = 0;
-  GAUSS_CUDA_CHECK(cudaGetDevice(&device));
-  GAUSS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  GAUSS_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device));
+  run.copy_gbps = copy_gbps;
+  const int sms = cuda.multiprocessors;
+  int clock_khz = 0;
+  GAUSS_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, cuda.index));
   // Hopper: 128 FP32 lanes per SM, one multiply-add each per clock.
   run.peak_fma_per_s = 128.0 * sms * clock_khz * 1e3;
   const int items = std::max(sms, 1) * kRoofItemsPerUnit;
@@ -144,9 +143,10 @@ inline RoofRun cuda_roofs(const gauss::CudaDeviceInfo& cuda, const gauss::Image&
 inline void roofs(gauss::SectionContext& context) {
   const gauss::RunSettings settings = gauss::sections::run_settings(context.options);
   std::vector<RoofRun> runs;
-  if (context.opencl != nullptr) runs.push_back(opencl_roofs(*context.opencl, context.input, settings));
+  // The copy roof is the chapter's own copy of this image, measured in this run.
+  if (context.opencl != nullptr) runs.push_back(opencl_roofs(*context.opencl, context.opencl_copy_gbps, settings));
 #ifdef GAUSS_HAVE_CUDA
-  if (context.cuda != nullptr) runs.push_back(cuda_roofs(*context.cuda, context.input, settings));
+  if (context.cuda != nullptr) runs.push_back(cuda_roofs(*context.cuda, context.cuda_copy_gbps, settings));
 #endif
   using Align = gauss::Table::Align;
   gauss::Table table({{"api", Align::Left},
@@ -160,14 +160,11 @@ inline void roofs(gauss::SectionContext& context) {
                       {"events ms"},
                       {"check", Align::Left}});
   for (const RoofRun& r : runs) {
-    // A float pixel copied is 8 bytes moved; a multiply-add is 2 flops; a
-    // float moved is 4 bytes.
-    const double float_mps = r.copy_gbps * 1e3 / 8.0;
-    const double balance = 2.0 * r.fma_per_s / (r.copy_gbps * 1e9 / 4.0);
+    const double float_mps = r.copy_gbps * 1e3 / 8.0;  // a float pixel copied is 8 bytes moved
     table.add_row({r.api, gauss::format_fixed(r.copy_gbps, 0), gauss::format_fixed(float_mps, 0),
                    gauss::format_fixed(float_mps / kAppleCopyMps, 1), gauss::format_fixed(r.fma_per_s / 1e9, 0),
                    r.peak_fma_per_s > 0 ? gauss::format_fixed(100.0 * r.fma_per_s / r.peak_fma_per_s, 1) : "-",
-                   gauss::format_fixed(balance, 1), gauss::format_fixed(r.listing_ms, 4),
+                   gauss::format_fixed(r.balance(), 1), gauss::format_fixed(r.listing_ms, 4),
                    gauss::format_fixed(r.events_ms, 4), r.checked ? "ok" : "WRONG"});
     if (!r.checked) context.failed = true;
   }
@@ -177,7 +174,7 @@ inline void roofs(gauss::SectionContext& context) {
   context.out << "\nApple's Table 14-1 (sigma 5) against these roofs: an algorithm whose flops per float moved are "
                  "below the device's is bound by the copy\n";
   for (const RoofRun& r : runs) {
-    const double balance = 2.0 * r.fma_per_s / (r.copy_gbps * 1e9 / 4.0);
+    const double balance = r.balance();
     for (const AppleRow& row : kAppleTable) {
       const double cm = row.flops / row.floats;
       context.out << "  " << r.api << ": " << row.algorithm << ": " << gauss::format_fixed(cm, 1)
