@@ -113,6 +113,27 @@ TEST_CASE("10_capstone: CUDA fused on awkward sizes, radii 1 to 16", "[ch10][.][
   gauss::test::check_on_awkward_sizes(chapter(), "fused_rgba", Api::Cuda, kBlurs);
 }
 
+// The cp.async candidates: the same packed-half arithmetic with the rows
+// ahead in shared memory; edge lanes store their bytes there by hand, so the
+// ragged sizes and the top and bottom rows (clamped) are the cases to check.
+TEST_CASE("10_capstone: OpenCL cp.async candidates on extremes, goldens and awkward sizes", "[ch10][opencl]") {
+  check_extremes("fused_async", Api::OpenCL);
+  check_extremes("fused_rgba_async", Api::OpenCL);
+  gauss::test::check_on_goldens(chapter(), "fused_async", Api::OpenCL);
+  gauss::test::check_on_goldens(chapter(), "fused_rgba_async", Api::OpenCL);
+  gauss::test::check_on_awkward_sizes(chapter(), "fused_async", Api::OpenCL, {{0.8, 1}, {1.0, 2}, {1.2, 3}});
+  gauss::test::check_on_awkward_sizes(chapter(), "fused_rgba_async", Api::OpenCL, {{0.8, 1}, {1.0, 2}, {1.2, 3}});
+}
+
+TEST_CASE("10_capstone: CUDA cp.async candidates on extremes, goldens and awkward sizes", "[ch10][.][cuda]") {
+  check_extremes("fused_async", Api::Cuda);
+  check_extremes("fused_rgba_async", Api::Cuda);
+  gauss::test::check_on_goldens(chapter(), "fused_async", Api::Cuda);
+  gauss::test::check_on_goldens(chapter(), "fused_rgba_async", Api::Cuda);
+  gauss::test::check_on_awkward_sizes(chapter(), "fused_async", Api::Cuda, {{0.8, 1}, {1.0, 2}, {1.2, 3}});
+  gauss::test::check_on_awkward_sizes(chapter(), "fused_rgba_async", Api::Cuda, {{0.8, 1}, {1.0, 2}, {1.2, 3}});
+}
+
 TEST_CASE("10_capstone: the main line's step is marked", "[ch10]") {
   gauss::test::check_main_line(chapter(), "fused", false);
   gauss::test::check_main_line(chapter(), "fused_rgba", false);

@@ -22,9 +22,14 @@
 //    exchange through local memory would need two barriers per row, and
 //    barriers in an unrolled row loop take PoCL minutes to compile.)
 //
+// With -D ASYNC as well as -D NV_PTX (blur_half2.cu's launch_blur_half2_async
+// likewise) the rows ahead travel by cp.async into the group's local memory,
+// each item's own bytes to its own slot, instead of into registers; without
+// NV_PTX, ASYNC changes nothing.
+//
 // Built with -D CHANNELS=<1|4> -D NB=<bytes per item: 8 gray, 16 RGBA; 4 and 8 in the ablation>
 // -D ROWS=<output rows per item> -D AHEAD=<rows loaded ahead>
-// -D WARPS=<items in dimension 1 of a group> [-D NV_PTX].
+// -D WARPS=<items in dimension 1 of a group> [-D NV_PTX [-D ASYNC]].
 
 #ifndef CHANNELS
 #error "build with -D CHANNELS=1 (gray) or 4 (RGBA)"
@@ -46,6 +51,14 @@
 #define SPAN_WORDS (SPAN_PAIRS / 2)
 #define SPAN_BYTES (2 * SPAN_PAIRS)
 #define BIAS 0x64006400u              /* the halves (1024, 1024) */
+#if defined(NV_PTX) && defined(ASYNC)
+#define USE_ASYNC 1
+#define SLOTS (AHEAD < 8 ? 8 : 16)       /* local rows per warp: a power of two above AHEAD */
+#define UNROLLED ((ROWS_IN + 4) / 5 * 5) /* every row unrolled: each slot a constant */
+#else
+#define USE_ASYNC 0
+#define UNROLLED RAW
+#endif
 
 /* Layout shared with the host: struct HalfWeights in fused_plan.hpp. */
 typedef struct {
@@ -147,6 +160,25 @@ inline void shuffle_with_neighbours(const uint* to_right, const uint* to_left, u
 }
 #endif
 
+#if USE_ASYNC
+/* cp.async: NB bytes from global memory to local (shared) memory, no
+ * register in between; a local pointer's integer value is its shared-window
+ * address on NVIDIA's platform. Completed by groups, in issue order. */
+inline void copy_async(__local uchar* slot, __global const uchar* from)
+{
+#if NB == 16
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((uint)(size_t)slot), "l"(from) : "memory");
+#else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"((uint)(size_t)slot), "l"(from) : "memory");
+#endif
+}
+inline void commit_copies(void)
+{
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+#define WAIT_COPIES(pending) asm volatile("cp.async.wait_group %0;" ::"n"(pending) : "memory")
+#endif
+
 /* Loads row r (clamped to the image) of the item's span: SPAN_BYTES bytes
  * from span_first, its own NB bytes and SIDE_PAIRS pairs on each side. */
 inline void load_row(__global const uchar* restrict in, int width, int height, int pitch, int span_first, int r,
@@ -181,10 +213,33 @@ inline void load_row(__global const uchar* restrict in, int width, int height, i
     }
 }
 
+#if USE_ASYNC
+/* Starts row r's bytes on their way to this item's slot: by cp.async where
+ * the item loads a whole vector, else byte by byte and a plain local store. */
+inline void issue_row(__global const uchar* restrict in, int width, int height, int pitch, int span_first, int r,
+                      bool vector_io, __local uchar* slot)
+{
+    if (vector_io) {
+        copy_async(slot, in + clamp(r, 0, height - 1) * pitch + span_first);
+    } else {
+        uint words[SPAN_WORDS];
+        load_row(in, width, height, pitch, span_first, r, false, words);
+        for (int k = 0; k < SPAN_WORDS; ++k) {
+            ((__local uint*)slot)[k] = words[k];
+        }
+    }
+}
+#define SLOTS_PARAM , __local uchar* slots
+#define SLOTS_ARG , (__local uchar*)slots
+#else
+#define SLOTS_PARAM
+#define SLOTS_ARG
+#endif
+
 /* One warp's strip; edge: the group touches the right edge or unaligned rows
  * (called with a constant, so each call compiles to its own body). */
 inline void half2_strip(__global const uchar* restrict in, __global uchar* restrict out, int width, int height,
-                        int pitch, int aligned, const HalfWeights hw, const bool edge)
+                        int pitch, int aligned, const HalfWeights hw, const bool edge SLOTS_PARAM)
 {
     const int lane = get_local_id(0);
     const int first_byte = get_group_id(0) * 30 * NB + (lane - 1) * NB; /* this lane's first byte in a row */
@@ -197,28 +252,55 @@ inline void half2_strip(__global const uchar* restrict in, __global uchar* restr
     const bool vector_io = !edge || (aligned && span_first >= 0 && span_first + SPAN_BYTES <= row_bytes);
     const bool writes = lane >= 1 && lane < 31 && first_byte < row_bytes;
 
-    uint ring[5][SPAN_PAIRS];  /* the last 5 rows, as biased halves */
+    uint ring[5][SPAN_PAIRS]; /* the last 5 rows, as biased halves */
+#if USE_ASYNC
+    uint raw[1][SPAN_WORDS]; /* the row in use, read back from its slot */
+    /* This item's NB bytes of slot s lie at mine + s * 32 * NB. */
+    __local uchar* mine = slots + (get_local_id(1) * SLOTS * 32 + lane) * NB;
+#pragma unroll
+    for (int i = 0; i < AHEAD; ++i) {
+        issue_row(in, width, height, pitch, span_first, y0 - 2 + i, vector_io, mine + (i & (SLOTS - 1)) * 32 * NB);
+        commit_copies();
+    }
+#else
     uint raw[RAW][SPAN_WORDS]; /* rows as loaded, AHEAD in flight */
 #pragma unroll
     for (int i = 0; i < AHEAD; ++i) {
         load_row(in, width, height, pitch, span_first, y0 - 2 + i, vector_io, raw[i]);
     }
+#endif
 
-    for (int base = 0; base < ROWS_IN; base += RAW) {
+    for (int base = 0; base < ROWS_IN; base += UNROLLED) {
 #pragma unroll
-        for (int j = 0; j < RAW; ++j) {
+        for (int j = 0; j < UNROLLED; ++j) {
             const int i = base + j;
             if (i >= ROWS_IN) {
                 break;
             }
+#if USE_ASYNC
+            if (i + AHEAD < ROWS_IN) {
+                issue_row(in, width, height, pitch, span_first, y0 - 2 + i + AHEAD, vector_io,
+                          mine + ((i + AHEAD) & (SLOTS - 1)) * 32 * NB);
+            }
+            commit_copies(); /* one group per row, empty near the end: the count stays exact */
+            WAIT_COPIES(AHEAD);
+            __local const uint* slot = (__local const uint*)(mine + (i & (SLOTS - 1)) * 32 * NB);
+#pragma unroll
+            for (int k = 0; k < SPAN_WORDS; ++k) {
+                raw[0][k] = slot[k];
+            }
+            const uint* words = raw[0];
+#else
             if (i + AHEAD < ROWS_IN) {
                 load_row(in, width, height, pitch, span_first, y0 - 2 + i + AHEAD, vector_io,
                          raw[(j + AHEAD) % RAW]);
             }
+            const uint* words = raw[j];
+#endif
             /* Unpack row i: bytes 2m, 2m+1 become the halves of pair m. */
 #pragma unroll
             for (int m = 0; m < SPAN_PAIRS; ++m) {
-                ring[j % 5][m] = prmt(raw[j][m / 2], 0x64u, (m % 2) ? 0x4342u : 0x4140u);
+                ring[j % 5][m] = prmt(words[m / 2], 0x64u, (m % 2) ? 0x4342u : 0x4140u);
             }
             if (i < 4) {
                 continue; /* the first 4 rows only fill the ring */
@@ -340,13 +422,16 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_half2(
     __global const uchar* restrict in, __global uchar* restrict out, int width, int height, int pitch, int aligned,
     HalfWeights hw)
 {
+#if USE_ASYNC
+    __local uint4 slots[WARPS * SLOTS * 32 * NB / 16]; /* uint4: 16-byte aligned, as cp.async needs */
+#endif
     /* Lane 0's span starts 2 x SIDE_PAIRS bytes before its first byte, lane 31's ends as far after. */
     const int group_first_byte = get_group_id(0) * 30 * NB - NB - 2 * SIDE_PAIRS;
     const bool interior =
         aligned && group_first_byte >= 0 && group_first_byte + 32 * NB + 4 * SIDE_PAIRS <= width * CHANNELS;
     if (interior) {
-        half2_strip(in, out, width, height, pitch, aligned, hw, false);
+        half2_strip(in, out, width, height, pitch, aligned, hw, false SLOTS_ARG);
     } else {
-        half2_strip(in, out, width, height, pitch, aligned, hw, true);
+        half2_strip(in, out, width, height, pitch, aligned, hw, true SLOTS_ARG);
     }
 }

@@ -52,18 +52,43 @@ __device__ __forceinline__ std::uint32_t hadd2(std::uint32_t a, std::uint32_t b)
 
 constexpr std::uint32_t kBias = 0x64006400u;  // the halves (1024, 1024)
 
+// Asynchronous copies (Ampere and later): global memory to shared memory
+// without passing through a register, completed by groups in issue order.
+__device__ __forceinline__ void copy_async(std::uint32_t shared_address, const void* global, int bytes_16_or_8) {
+  if (bytes_16_or_8 == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address), "l"(global) : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(shared_address), "l"(global) : "memory");
+}
+__device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int PENDING>  // wait until at most PENDING groups are still in flight
+__device__ __forceinline__ void wait_copies() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(PENDING) : "memory");
+}
+
+// Rows of shared memory per warp when rows come by cp.async: a power of two
+// above AHEAD, so a row's slot is its index masked.
+__host__ __device__ constexpr int async_slots(int ahead) { return ahead < 8 ? 8 : 16; }
+
 // C bytes per pixel (1 or 4), NB bytes per lane, ROWS output rows per warp,
 // AHEAD rows loaded ahead; EDGE: the block touches the image's right edge or
-// unaligned rows, so lanes may load and store byte by byte.
-template <int C, int NB, int ROWS, int AHEAD, bool EDGE>
+// unaligned rows, so lanes may load and store byte by byte. ASYNC: the rows
+// ahead travel by cp.async into the warp's slots of shared memory (`slots`)
+// instead of into registers, and the rows are unrolled whole.
+template <int C, int NB, int ROWS, int AHEAD, bool EDGE, bool ASYNC>
 __device__ __forceinline__ void half2_strip(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out,
                                             int width, int height, int pitch, bool aligned,
-                                            const fused::HalfWeights& hw) {
+                                            const fused::HalfWeights& hw, std::uint8_t* slots) {
+  static_assert(!ASYNC || NB >= 8, "cp.async copies 8 or 16 bytes per lane here");
   constexpr int kPixels = NB / C;  // pixels per lane
   constexpr int kPairs = NB / 2;   // half2 registers per lane
   constexpr int kWords = NB / 4;   // 32-bit words loaded per lane
   constexpr int kRowsIn = ROWS + 4;
   constexpr int kRaw = (AHEAD + 1 + 4) / 5 * 5;  // raw rows kept: whole rings of 5, so slots are constants
+  // Rows per pass of the unrolled loop: the raw ring's, or (ASYNC, no raw
+  // registers) all of them, so that every shared-memory slot is a constant.
+  constexpr int kUnrolled = ASYNC ? (kRowsIn + 4) / 5 * 5 : kRaw;
+  constexpr int kSlots = async_slots(AHEAD);
   const int lane = threadIdx.x;
   const int first_byte = blockIdx.x * 30 * NB + (lane - 1) * NB;  // this lane's first byte in a row
   const int first_pixel = first_byte / C;
@@ -73,12 +98,19 @@ __device__ __forceinline__ void half2_strip(const std::uint8_t* __restrict__ in,
   const bool vector_io = !EDGE || (aligned && first_byte >= 0 && first_byte + NB <= row_bytes);
   const bool writes = lane >= 1 && lane < 31 && (!EDGE || first_byte < row_bytes);
 
-  std::uint32_t ring[5][kPairs];    // the last 5 rows, as biased halves
-  std::uint32_t raw[kRaw][kWords];  // rows as loaded, AHEAD in flight
+  std::uint32_t ring[5][kPairs];                // the last 5 rows, as biased halves
+  std::uint32_t raw[ASYNC ? 1 : kRaw][kWords];  // rows as loaded, AHEAD in flight (registers)
+  // ASYNC: this lane's NB bytes of slot s lie at mine + s * 32 * NB.
+  std::uint8_t* mine = slots + (threadIdx.y * kSlots * 32 + lane) * NB;
 
   auto load_row = [&](int i, std::uint32_t* words) {
     const int r = min(max(y0 - 2 + i, 0), height - 1);  // clamp-to-edge
     const std::uint8_t* row = in + static_cast<std::size_t>(r) * pitch;
+    if (ASYNC && vector_io) {
+      std::uint8_t* slot = mine + (i & (kSlots - 1)) * 32 * NB;
+      copy_async(static_cast<std::uint32_t>(__cvta_generic_to_shared(slot)), row + first_byte, NB);
+      return;
+    }
     if (vector_io) {
       if constexpr (NB == 16) {
         const uint4 v = *reinterpret_cast<const uint4*>(row + first_byte);
@@ -102,22 +134,42 @@ __device__ __forceinline__ void half2_strip(const std::uint8_t* __restrict__ in,
         }
       }
     }
+    if constexpr (ASYNC) {  // the edge lanes' bytes go to their slot by a plain store
+      std::uint32_t* slot = reinterpret_cast<std::uint32_t*>(mine + (i & (kSlots - 1)) * 32 * NB);
+#pragma unroll
+      for (int k = 0; k < kWords; ++k) slot[k] = words[k];
+    }
   };
 
 #pragma unroll
-  for (int i = 0; i < AHEAD; ++i) load_row(i, raw[i]);
+  for (int i = 0; i < AHEAD; ++i) {
+    load_row(i, raw[ASYNC ? 0 : i]);
+    if constexpr (ASYNC) commit_copies();
+  }
 
 #pragma unroll 1
-  for (int base = 0; base < kRowsIn; base += kRaw) {
+  for (int base = 0; base < kRowsIn; base += kUnrolled) {
 #pragma unroll
-    for (int j = 0; j < kRaw; ++j) {
+    for (int j = 0; j < kUnrolled; ++j) {
       const int i = base + j;
       if (i >= kRowsIn) break;
-      if (i + AHEAD < kRowsIn) load_row(i + AHEAD, raw[(j + AHEAD) % kRaw]);
-        // Unpack row i: bytes 2m, 2m+1 of the lane become the halves of pair m.
+      if (i + AHEAD < kRowsIn) load_row(i + AHEAD, raw[ASYNC ? 0 : (j + AHEAD) % kRaw]);
+      const std::uint32_t* words = raw[ASYNC ? 0 : j % kRaw];
+      if constexpr (ASYNC) {
+        commit_copies();  // one group per row, empty near the end: the count stays exact
+        wait_copies<AHEAD>();
+        const std::uint8_t* slot = mine + (i & (kSlots - 1)) * 32 * NB;
+        if constexpr (NB == 16) {
+          const uint4 v = *reinterpret_cast<const uint4*>(slot);
+          raw[0][0] = v.x, raw[0][1] = v.y, raw[0][2] = v.z, raw[0][3] = v.w;
+        } else {
+          const uint2 v = *reinterpret_cast<const uint2*>(slot);
+          raw[0][0] = v.x, raw[0][1] = v.y;
+        }
+      }
+      // Unpack row i: bytes 2m, 2m+1 of the lane become the halves of pair m.
 #pragma unroll
-      for (int m = 0; m < kPairs; ++m)
-        ring[j % 5][m] = __byte_perm(raw[j % kRaw][m / 2], 0x64u, m % 2 ? 0x4342 : 0x4140);
+      for (int m = 0; m < kPairs; ++m) ring[j % 5][m] = __byte_perm(words[m / 2], 0x64u, m % 2 ? 0x4342 : 0x4140);
       if (i < 4) continue;  // the first 4 rows only fill the ring
       const int y = y0 + i - 4;
 
@@ -199,19 +251,20 @@ __device__ __forceinline__ void half2_strip(const std::uint8_t* __restrict__ in,
   }
 }
 
-template <int C, int NB, int ROWS, int AHEAD, int MIN_BLOCKS>
+template <int C, int NB, int ROWS, int AHEAD, int MIN_BLOCKS, bool ASYNC>
 __global__ void __launch_bounds__(32 * kWarps, MIN_BLOCKS)
     blur_half2_strip(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, int width, int height,
                      int pitch, bool aligned, fused::HalfWeights hw) {
+  __shared__ __align__(16) std::uint8_t slots[ASYNC ? kWarps * async_slots(AHEAD) * 32 * NB : 16];
   const int block_first_byte = static_cast<int>(blockIdx.x) * 30 * NB - NB;  // lane 0's first byte
   const bool interior = aligned && block_first_byte >= 0 && block_first_byte + 32 * NB <= width * C;
   if (interior)
-    half2_strip<C, NB, ROWS, AHEAD, false>(in, out, width, height, pitch, aligned, hw);
+    half2_strip<C, NB, ROWS, AHEAD, false, ASYNC>(in, out, width, height, pitch, aligned, hw, slots);
   else
-    half2_strip<C, NB, ROWS, AHEAD, true>(in, out, width, height, pitch, aligned, hw);
+    half2_strip<C, NB, ROWS, AHEAD, true, ASYNC>(in, out, width, height, pitch, aligned, hw, slots);
 }
 
-template <int C, int NB, int ROWS, int AHEAD, int MIN_BLOCKS>
+template <int C, int NB, int ROWS, int AHEAD, int MIN_BLOCKS, bool ASYNC = false>
 void launch_half2(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p, const fused::HalfWeights& hw,
                   cudaStream_t stream) {
   const gauss::ImageGeometry& g = p.image;
@@ -219,7 +272,7 @@ void launch_half2(const std::uint8_t* in, std::uint8_t* out, const gauss::Proble
   const dim3 grid((g.width * C + 30 * NB - 1) / (30 * NB), (g.height + ROWS * kWarps - 1) / (ROWS * kWarps));
   const bool aligned = g.pitch % NB == 0 && reinterpret_cast<std::uintptr_t>(in) % NB == 0 &&
                        reinterpret_cast<std::uintptr_t>(out) % NB == 0;
-  blur_half2_strip<C, NB, ROWS, AHEAD, MIN_BLOCKS>
+  blur_half2_strip<C, NB, ROWS, AHEAD, MIN_BLOCKS, ASYNC>
       <<<grid, block, 0, stream>>>(in, out, g.width, g.height, g.pitch, aligned, hw);
 }
 
@@ -261,4 +314,21 @@ bool launch_blur_half2_ablated(HalfAblation which, const std::uint8_t* in, std::
 
 bool launch_blur_half2(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem, cudaStream_t stream) {
   return launch_blur_half2_ablated(HalfAblation::Shipped, in, out, problem, stream);
+}
+
+bool launch_blur_half2_async(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem,
+                             cudaStream_t stream) {
+  const auto hw = fused::half2_weights(problem.blur.radius, problem.taps);
+  if (!hw) return false;
+  using fused::async_ahead;
+  using fused::async_lane_bytes;
+  using fused::async_min_blocks;
+  using fused::async_rows;
+  if (problem.image.channels == 4)
+    launch_half2<4, async_lane_bytes(4), async_rows(4), async_ahead(4), async_min_blocks(4), true>(in, out, problem,
+                                                                                                   *hw, stream);
+  else
+    launch_half2<1, async_lane_bytes(1), async_rows(1), async_ahead(1), async_min_blocks(1), true>(in, out, problem,
+                                                                                                   *hw, stream);
+  return true;
 }

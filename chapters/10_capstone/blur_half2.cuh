@@ -14,6 +14,13 @@
 /// and why only those.
 bool launch_blur_half2(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem, cudaStream_t stream);
 
+/// The same kernel with the rows ahead brought into shared memory by
+/// `cp.async` (loads in flight that hold no register) and each warp's rows
+/// unrolled whole; fused_plan.hpp's async_* shapes. Returns false, launching
+/// nothing, where launch_blur_half2 does.
+bool launch_blur_half2_async(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem,
+                             cudaStream_t stream);
+
 /// The capstone's ablation (chapter 10's section `ablation`): the packed-half
 /// kernel as shipped, and with one choice taken back at a time.
 enum class HalfAblation {

@@ -144,4 +144,14 @@ constexpr int half2_rows(int channels) { return channels == 4 ? 16 : 8; }
 constexpr int half2_ahead(int /*channels*/) { return 4; }
 constexpr int half2_min_blocks(int channels) { return channels == 4 ? 4 : 6; }
 
+/// Shapes of the same kernels with the rows ahead brought by cp.async into
+/// shared memory (launch_blur_half2_async; measured on the H100, 2026-11-26,
+/// see the README's section "Loads in flight without registers"): 8 bytes
+/// per lane, 8 rows per warp, more rows ahead for RGBA, whose registers no
+/// longer hold them, so 8 blocks of 4 warps fit.
+constexpr int async_lane_bytes(int /*channels*/) { return 8; }
+constexpr int async_rows(int /*channels*/) { return 8; }
+constexpr int async_ahead(int channels) { return channels == 4 ? 6 : 4; }
+constexpr int async_min_blocks(int channels) { return channels == 4 ? 8 : 6; }
+
 }  // namespace fused

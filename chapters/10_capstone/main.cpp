@@ -120,7 +120,8 @@ gauss::OpenClLaunch half2_opencl_with(gauss::OpenClSession& cl, const gauss::Pro
   const int rows = knobs.rows;
   const std::string options = "-D CHANNELS=" + std::to_string(g.channels) + " -D NB=" + std::to_string(nb) +
                               " -D ROWS=" + std::to_string(rows) + " -D AHEAD=" + std::to_string(knobs.ahead) +
-                              " -D WARPS=" + std::to_string(fused::kWarpsPerBlock) + (knobs.ptx ? " -D NV_PTX" : "");
+                              " -D WARPS=" + std::to_string(fused::kWarpsPerBlock) + (knobs.ptx ? " -D NV_PTX" : "") +
+                              (knobs.ptx && knobs.async ? " -D ASYNC" : "");
   cl::Kernel kernel = cl.kernel(gauss::embedded::blur_half2_cl, "blur_half2", options);
   // One warp (32 items) per strip of 30 x nb bytes, WARPS warps stacked per group.
   const cl::NDRange local(32, fused::kWarpsPerBlock);
@@ -144,6 +145,12 @@ gauss::OpenClLaunch half2_opencl_with(gauss::OpenClSession& cl, const gauss::Pro
 
 gauss::OpenClLaunch fused_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
   return half2_opencl_with(cl, p, shipped_half2_knobs(cl, p.image.channels));
+}
+
+// The cp.async candidate: on NVIDIA's platform rows ahead in local memory;
+// elsewhere the same portable kernel as fused, in its own shape.
+gauss::OpenClLaunch fused_async_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
+  return half2_opencl_with(cl, p, async_half2_knobs(cl, p.image.channels));
 }
 
 }  // namespace
@@ -176,6 +183,11 @@ gauss::Chapter make_chapter() {
       chapter.add_opencl("fused_rgba", "the same on RGBA (alpha carried)", fused_opencl);
   fused_rgba_opencl.format = gauss::PixelFormat::Rgba;
   fused_rgba_opencl.line = "main";
+  // Candidates: the rows ahead in local memory by cp.async (inline PTX, so
+  // on NVIDIA's platform; elsewhere the portable kernel in the same shape).
+  chapter.add_opencl("fused_async", "fused with the rows ahead in local memory by cp.async, not in registers",
+                     fused_async_opencl);
+  chapter.add_opencl("fused_rgba_async", "the same on RGBA", fused_async_opencl).format = gauss::PixelFormat::Rgba;
   chapter.add_opencl("fused_f32", "float strips: 16-byte loads, vertical sums in registers, halo summed by each item",
                      fused_f32_opencl);
   chapter.add_opencl("fused_rgba_f32", "the same on RGBA", fused_f32_opencl).format = gauss::PixelFormat::Rgba;
@@ -193,6 +205,17 @@ gauss::Chapter make_chapter() {
   gauss::Variant& fused_rgba_cuda = chapter.add_cuda("fused_rgba", "the same on RGBA (alpha carried)", fused_cuda);
   fused_rgba_cuda.format = gauss::PixelFormat::Rgba;
   fused_rgba_cuda.line = "main";
+  // Candidates: the same packed-half strips with the rows ahead brought into
+  // shared memory by cp.async, so loads in flight hold no register (README,
+  // section "Loads in flight without registers").
+  auto fused_async_cuda = [](const gauss::Problem& p) -> gauss::CudaLaunch {
+    return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+      if (!launch_blur_half2_async(in, out, p, stream)) launch_blur_fused(in, out, p, stream);
+    };
+  };
+  chapter.add_cuda("fused_async", "fused with the rows ahead in shared memory by cp.async, not in registers",
+                   fused_async_cuda);
+  chapter.add_cuda("fused_rgba_async", "the same on RGBA", fused_async_cuda).format = gauss::PixelFormat::Rgba;
   chapter.add_cuda("fused_f32", "float warp strips: 16-byte loads, vertical sums in registers, shuffles",
                    fused_f32_cuda);
   chapter.add_cuda("fused_rgba_f32", "the same on RGBA", fused_f32_cuda).format = gauss::PixelFormat::Rgba;

@@ -40,6 +40,7 @@ struct HalfKnobs {
   int rows;
   int ahead;
   bool ptx;
+  bool async = false;  ///< rows ahead by cp.async into local memory (with ptx only)
 };
 using KnobbedOpenCl =
     std::function<gauss::OpenClLaunch(gauss::OpenClSession& cl, const gauss::Problem& p, const HalfKnobs& knobs)>;
@@ -48,6 +49,14 @@ using KnobbedOpenCl =
 inline HalfKnobs shipped_half2_knobs(const gauss::OpenClSession& cl, int channels) {
   return {fused::half2_lane_bytes(channels), fused::half2_rows(channels), fused::half2_ahead(channels),
           cl.info.platform_name.find("NVIDIA") != std::string::npos};
+}
+
+/// The cp.async candidate's shape (fused_plan.hpp's async_*): `fused_async`.
+inline HalfKnobs async_half2_knobs(const gauss::OpenClSession& cl, int channels) {
+  HalfKnobs knobs{fused::async_lane_bytes(channels), fused::async_rows(channels), fused::async_ahead(channels),
+                  cl.info.platform_name.find("NVIDIA") != std::string::npos};
+  knobs.async = true;
+  return knobs;
 }
 
 // --- The ceiling: is the table's copy the strongest one? --------------------

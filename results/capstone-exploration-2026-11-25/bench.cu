@@ -162,8 +162,13 @@ BlurFn h2_fn() {
   };
 }
 
+// A later bench adds its kernels here (see ../capstone-exploration-2026-11-26).
+#ifdef BENCH_EXTRA
+#include BENCH_EXTRA
+#endif
+
 static std::vector<BlurVariant> blur_variants() {
-  return {
+  std::vector<BlurVariant> v = {
       {"base f32 8px 8rows 4ahead (capstone)", 1, base_fn<1, 8, 8, 4, 4>(), "project's shipped gray shape"},
       {"h2 16rows a4 mb4 w4 (v1, inline edges)", 1, h2_fn<1, 16, 4, 4, 4, false>(), ""},
       {"h2fast 8rows a4 mb4 w4", 1, h2_fn<1, 8, 4, 4, 4, false, true>(), ""},
@@ -182,6 +187,11 @@ static std::vector<BlurVariant> blur_variants() {
       {"h2fast8 rgba 16rows a4 mb8 w4", 4, h2_8_fn<4, 16, 4, 8, 4>(), ""},
       {"h2fast8 rgba 16rows a6 mb6 w4", 4, h2_8_fn<4, 16, 6, 6, 4>(), ""},
   };
+#ifdef BENCH_EXTRA
+  if (std::getenv("BENCH_ONLY_EXTRA")) v.clear();
+  for (auto& e : extra_blur_variants()) v.push_back(e);
+#endif
+  return v;
 }
 
 // ---------------------------------------------------------------- host reference
