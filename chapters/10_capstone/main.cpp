@@ -8,8 +8,10 @@
 // It runs gray and RGBA images, any radius from 1 to 16, any size.
 //
 // Beside it, in the same run: NPP's Gaussian filter (where the CUDA toolkit
-// has NPP), and the main line's earlier steps (chapters 01-07's `main`), so
-// that one table shows the whole climb.
+// has NPP), the main line's earlier steps (chapters 01-07's `main`), so
+// that one table shows the whole climb, and two candidates (`fused_async`,
+// `fused_rgba_async`) that keep the rows ahead in shared memory by cp.async
+// instead of in registers.
 //
 // The sections that show where the time goes (the ceiling, size, launch
 // shape and radius sweeps, the ablation, each point against the copy) are
