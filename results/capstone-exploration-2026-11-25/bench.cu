@@ -190,6 +190,21 @@ static std::vector<BlurVariant> blur_variants() {
 #ifdef BENCH_EXTRA
   if (std::getenv("BENCH_ONLY_EXTRA")) v.clear();
   for (auto& e : extra_blur_variants()) v.push_back(e);
+  if (const char* match = std::getenv("BENCH_MATCH")) {  // keep the names holding one of these ','-separated words
+    std::vector<BlurVariant> kept;
+    for (auto& b : v) {
+      std::string words = match;
+      for (std::size_t at = 0; at <= words.size();) {
+        const std::size_t end = std::min(words.find(',', at), words.size());
+        if (end > at && b.name.find(words.substr(at, end - at)) != std::string::npos) {
+          kept.push_back(b);
+          break;
+        }
+        at = end + 1;
+      }
+    }
+    v = kept;
+  }
 #endif
   return v;
 }
