@@ -524,7 +524,7 @@ __global__ void __launch_bounds__(32 * WARPS, MINB)
 // of 16) byte by byte with the column clamped, stored by hand. Rows are
 // clamped when the chunk's source row is chosen. No second code path, so the
 // registers are the interior's.
-template <int C, int NB, int ROWS, int MINB, int WARPS>
+template <int C, int NB, int ROWS, int MINB, int WARPS, int TILE_EDGES = 0>
 __global__ void __launch_bounds__(32 * WARPS, MINB)
     h2tilefull(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, int width, int height, int pitch,
                bool aligned, H2W hw) {
@@ -561,12 +561,21 @@ __global__ void __launch_bounds__(32 * WARPS, MINB)
     const std::uint8_t* row = in + static_cast<std::size_t>(gr) * pitch;
     const int b0 = tile_first + k * 16;
     std::uint32_t w[4] = {0, 0, 0, 0};
+    if (TILE_EDGES == 1 && aligned && (b0 + 16 <= 0 || b0 >= row_bytes)) {
+      // Wholly left (right) of the row: the first (last) pixel repeated; b0 is a
+      // multiple of 16, so byte j of the chunk is channel j mod C.
+      const std::uint8_t* px = row + (b0 < 0 ? 0 : row_bytes - C);
+      const std::uint32_t word =
+          C == 4 ? *reinterpret_cast<const std::uint32_t*>(px) : std::uint32_t{px[0]} * 0x01010101u;
+      w[0] = w[1] = w[2] = w[3] = word;
+    } else {
 #pragma unroll
-    for (int j = 0; j < 16; ++j) {
-      const int b = b0 + j;
-      const int x = b >= 0 ? b / C : -((C - 1 - b) / C);  // floor(b / C)
-      const int ch = b - x * C;
-      w[j / 4] |= std::uint32_t{row[min(max(x, 0), width - 1) * C + ch]} << (8 * (j % 4));
+      for (int j = 0; j < 16; ++j) {
+        const int b = b0 + j;
+        const int x = b >= 0 ? b / C : -((C - 1 - b) / C);  // floor(b / C)
+        const int ch = b - x * C;
+        w[j / 4] |= std::uint32_t{row[min(max(x, 0), width - 1) * C + ch]} << (8 * (j % 4));
+      }
     }
     *reinterpret_cast<uint4*>(tile + r * kStride + k * 16) = make_uint4(w[0], w[1], w[2], w[3]);
   }
@@ -687,7 +696,7 @@ BlurFn h2tile_fn() {
   };
 }
 
-template <int C, int NB, int ROWS, int MINB, int WARPS>
+template <int C, int NB, int ROWS, int MINB, int WARPS, int TILE_EDGES = 0>
 BlurFn h2tilefull_fn() {
   return [](const std::uint8_t* in, std::uint8_t* out, const Geometry& g, cudaStream_t s) {
     const dim3 grid((g.w * C + 30 * NB - 1) / (30 * NB), (g.h + ROWS * WARPS - 1) / (ROWS * WARPS));
@@ -699,7 +708,7 @@ BlurFn h2tilefull_fn() {
 }
 
 // Every kernel of the runs (run1 ... run10 logs); each run used the subset
-// its log shows (BENCH_MATCH picks by name). h2tilefull is run10's version.
+// its log shows (BENCH_MATCH picks by name). h2tilefull is run10's version (TILE_EDGES = 1: run11).
 static std::vector<BlurVariant> extra_blur_variants() {
   return {
       {"SHIPPED gray h2fast8 8rows a4 mb6", 1, h2_8_fn<1, 8, 4, 6, 4>(), ""},
@@ -774,6 +783,11 @@ static std::vector<BlurVariant> extra_blur_variants() {
       {"tilefull rgba nb16 8rows mb8 w4", 4, h2tilefull_fn<4, 16, 8, 8, 4>(), ""},
       {"tilefull rgba nb16 4rows mb8 w4", 4, h2tilefull_fn<4, 16, 4, 8, 4>(), ""},
       {"tilefull rgba nb8 8rows mb8 w4", 4, h2tilefull_fn<4, 8, 8, 8, 4>(), ""},
+      // run11: chunks wholly outside the row filled with the edge pixel repeated
+      {"tileedge gray nb16 4rows mb6 w4", 1, h2tilefull_fn<1, 16, 4, 6, 4, 1>(), ""},
+      {"tileedge gray nb16 4rows mb8 w4", 1, h2tilefull_fn<1, 16, 4, 8, 4, 1>(), ""},
+      {"tileedge rgba nb8 8rows mb8 w4", 4, h2tilefull_fn<4, 8, 8, 8, 4, 1>(), ""},
+      {"tileedge rgba nb16 4rows mb8 w4", 4, h2tilefull_fn<4, 16, 4, 8, 4, 1>(), ""},
       {"SHIPPED rgba h2fast 16rows a4 mb4", 4, h2_fn<4, 16, 4, 4, 4, false, true>(), ""},
       {"async rgba nb16 a4 16rows mb4", 4, h2async_fn<4, 16, 4, 4, 4, 16>(), ""},
       {"async rgba nb16 a8 16rows mb4", 4, h2async_fn<4, 16, 8, 4, 4, 16>(), ""},
