@@ -67,6 +67,17 @@ void check_extremes(const std::string& variant, Api api) {
   }
 }
 
+// The cp.async candidates, gray and RGBA, in one API: the extremes, the
+// goldens, and awkward sizes at the radii of the packed-half path and one
+// float radius (the fallback).
+void check_async_candidates(Api api) {
+  for (const char* variant : {"fused_async", "fused_rgba_async"}) {
+    check_extremes(variant, api);
+    gauss::test::check_on_goldens(chapter(), variant, api);
+    gauss::test::check_on_awkward_sizes(chapter(), variant, api, {{0.8, 1}, {1.0, 2}, {1.2, 3}});
+  }
+}
+
 }  // namespace
 
 TEST_CASE("10_capstone: OpenCL packed halves on black, white, checkerboards and stripes", "[ch10][opencl]") {
@@ -117,21 +128,11 @@ TEST_CASE("10_capstone: CUDA fused on awkward sizes, radii 1 to 16", "[ch10][.][
 // ahead in shared memory; edge lanes store their bytes there by hand, so the
 // ragged sizes and the top and bottom rows (clamped) are the cases to check.
 TEST_CASE("10_capstone: OpenCL cp.async candidates on extremes, goldens and awkward sizes", "[ch10][opencl]") {
-  check_extremes("fused_async", Api::OpenCL);
-  check_extremes("fused_rgba_async", Api::OpenCL);
-  gauss::test::check_on_goldens(chapter(), "fused_async", Api::OpenCL);
-  gauss::test::check_on_goldens(chapter(), "fused_rgba_async", Api::OpenCL);
-  gauss::test::check_on_awkward_sizes(chapter(), "fused_async", Api::OpenCL, {{0.8, 1}, {1.0, 2}, {1.2, 3}});
-  gauss::test::check_on_awkward_sizes(chapter(), "fused_rgba_async", Api::OpenCL, {{0.8, 1}, {1.0, 2}, {1.2, 3}});
+  check_async_candidates(Api::OpenCL);
 }
 
 TEST_CASE("10_capstone: CUDA cp.async candidates on extremes, goldens and awkward sizes", "[ch10][.][cuda]") {
-  check_extremes("fused_async", Api::Cuda);
-  check_extremes("fused_rgba_async", Api::Cuda);
-  gauss::test::check_on_goldens(chapter(), "fused_async", Api::Cuda);
-  gauss::test::check_on_goldens(chapter(), "fused_rgba_async", Api::Cuda);
-  gauss::test::check_on_awkward_sizes(chapter(), "fused_async", Api::Cuda, {{0.8, 1}, {1.0, 2}, {1.2, 3}});
-  gauss::test::check_on_awkward_sizes(chapter(), "fused_rgba_async", Api::Cuda, {{0.8, 1}, {1.0, 2}, {1.2, 3}});
+  check_async_candidates(Api::Cuda);
 }
 
 TEST_CASE("10_capstone: the main line's step is marked", "[ch10]") {

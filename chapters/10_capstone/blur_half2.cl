@@ -255,11 +255,12 @@ inline void half2_strip(__global const uchar* restrict in, __global uchar* restr
     uint ring[5][SPAN_PAIRS]; /* the last 5 rows, as biased halves */
 #if USE_ASYNC
     uint raw[1][SPAN_WORDS]; /* the row in use, read back from its slot */
-    /* This item's NB bytes of slot s lie at mine + s * 32 * NB. */
+    /* This item's NB bytes of row i's slot: SLOT_OF(i). */
     __local uchar* mine = slots + (get_local_id(1) * SLOTS * 32 + lane) * NB;
+#define SLOT_OF(i) (mine + ((i) & (SLOTS - 1)) * 32 * NB)
 #pragma unroll
     for (int i = 0; i < AHEAD; ++i) {
-        issue_row(in, width, height, pitch, span_first, y0 - 2 + i, vector_io, mine + (i & (SLOTS - 1)) * 32 * NB);
+        issue_row(in, width, height, pitch, span_first, y0 - 2 + i, vector_io, SLOT_OF(i));
         commit_copies();
     }
 #else
@@ -279,12 +280,11 @@ inline void half2_strip(__global const uchar* restrict in, __global uchar* restr
             }
 #if USE_ASYNC
             if (i + AHEAD < ROWS_IN) {
-                issue_row(in, width, height, pitch, span_first, y0 - 2 + i + AHEAD, vector_io,
-                          mine + ((i + AHEAD) & (SLOTS - 1)) * 32 * NB);
+                issue_row(in, width, height, pitch, span_first, y0 - 2 + i + AHEAD, vector_io, SLOT_OF(i + AHEAD));
             }
             commit_copies(); /* one group per row, empty near the end: the count stays exact */
             WAIT_COPIES(AHEAD);
-            __local const uint* slot = (__local const uint*)(mine + (i & (SLOTS - 1)) * 32 * NB);
+            __local const uint* slot = (__local const uint*)SLOT_OF(i);
 #pragma unroll
             for (int k = 0; k < SPAN_WORDS; ++k) {
                 raw[0][k] = slot[k];

@@ -66,6 +66,21 @@ __device__ __forceinline__ void wait_copies() {
   asm volatile("cp.async.wait_group %0;" ::"n"(PENDING) : "memory");
 }
 
+// A lane's NB bytes (4, 8 or 16) as words, by one vector load: from a row in
+// global memory, or from the lane's slot in shared memory (ASYNC).
+template <int NB>
+__device__ __forceinline__ void load_words(const std::uint8_t* at, std::uint32_t* words) {
+  if constexpr (NB == 16) {
+    const uint4 v = *reinterpret_cast<const uint4*>(at);
+    words[0] = v.x, words[1] = v.y, words[2] = v.z, words[3] = v.w;
+  } else if constexpr (NB == 4) {
+    words[0] = *reinterpret_cast<const std::uint32_t*>(at);
+  } else {
+    const uint2 v = *reinterpret_cast<const uint2*>(at);
+    words[0] = v.x, words[1] = v.y;
+  }
+}
+
 // Rows of shared memory per warp when rows come by cp.async: a power of two
 // above AHEAD, so a row's slot is its index masked.
 __host__ __device__ constexpr int async_slots(int ahead) { return ahead < 8 ? 8 : 16; }
@@ -100,27 +115,19 @@ __device__ __forceinline__ void half2_strip(const std::uint8_t* __restrict__ in,
 
   std::uint32_t ring[5][kPairs];                // the last 5 rows, as biased halves
   std::uint32_t raw[ASYNC ? 1 : kRaw][kWords];  // rows as loaded, AHEAD in flight (registers)
-  // ASYNC: this lane's NB bytes of slot s lie at mine + s * 32 * NB.
-  std::uint8_t* mine = slots + (threadIdx.y * kSlots * 32 + lane) * NB;
+  // ASYNC: this lane's NB bytes of row i's slot.
+  std::uint8_t* const mine = slots + (threadIdx.y * kSlots * 32 + lane) * NB;
+  auto slot_of = [&](int i) { return mine + (i & (kSlots - 1)) * 32 * NB; };
 
   auto load_row = [&](int i, std::uint32_t* words) {
     const int r = min(max(y0 - 2 + i, 0), height - 1);  // clamp-to-edge
     const std::uint8_t* row = in + static_cast<std::size_t>(r) * pitch;
     if (ASYNC && vector_io) {
-      std::uint8_t* slot = mine + (i & (kSlots - 1)) * 32 * NB;
-      copy_async(static_cast<std::uint32_t>(__cvta_generic_to_shared(slot)), row + first_byte, NB);
+      copy_async(static_cast<std::uint32_t>(__cvta_generic_to_shared(slot_of(i))), row + first_byte, NB);
       return;
     }
     if (vector_io) {
-      if constexpr (NB == 16) {
-        const uint4 v = *reinterpret_cast<const uint4*>(row + first_byte);
-        words[0] = v.x, words[1] = v.y, words[2] = v.z, words[3] = v.w;
-      } else if constexpr (NB == 4) {
-        words[0] = *reinterpret_cast<const std::uint32_t*>(row + first_byte);
-      } else {
-        const uint2 v = *reinterpret_cast<const uint2*>(row + first_byte);
-        words[0] = v.x, words[1] = v.y;
-      }
+      load_words<NB>(row + first_byte, words);
     } else {
 #pragma unroll
       for (int k = 0; k < kWords; ++k) words[k] = 0;
@@ -135,7 +142,7 @@ __device__ __forceinline__ void half2_strip(const std::uint8_t* __restrict__ in,
       }
     }
     if constexpr (ASYNC) {  // the edge lanes' bytes go to their slot by a plain store
-      std::uint32_t* slot = reinterpret_cast<std::uint32_t*>(mine + (i & (kSlots - 1)) * 32 * NB);
+      std::uint32_t* slot = reinterpret_cast<std::uint32_t*>(slot_of(i));
 #pragma unroll
       for (int k = 0; k < kWords; ++k) slot[k] = words[k];
     }
@@ -158,14 +165,7 @@ __device__ __forceinline__ void half2_strip(const std::uint8_t* __restrict__ in,
       if constexpr (ASYNC) {
         commit_copies();  // one group per row, empty near the end: the count stays exact
         wait_copies<AHEAD>();
-        const std::uint8_t* slot = mine + (i & (kSlots - 1)) * 32 * NB;
-        if constexpr (NB == 16) {
-          const uint4 v = *reinterpret_cast<const uint4*>(slot);
-          raw[0][0] = v.x, raw[0][1] = v.y, raw[0][2] = v.z, raw[0][3] = v.w;
-        } else {
-          const uint2 v = *reinterpret_cast<const uint2*>(slot);
-          raw[0][0] = v.x, raw[0][1] = v.y;
-        }
+        load_words<NB>(slot_of(i), raw[0]);
       }
       // Unpack row i: bytes 2m, 2m+1 of the lane become the halves of pair m.
 #pragma unroll
@@ -299,6 +299,14 @@ void launch_half2_ablated(HalfAblation which, const std::uint8_t* in, std::uint8
   }
 }
 
+// The cp.async candidate's shape of each pixel format (fused_plan.hpp).
+template <int C>
+void launch_half2_async(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p,
+                        const fused::HalfWeights& hw, cudaStream_t stream) {
+  launch_half2<C, fused::async_lane_bytes(C), fused::async_rows(C), fused::async_ahead(C), fused::async_min_blocks(C),
+               true>(in, out, p, hw, stream);
+}
+
 }  // namespace
 
 bool launch_blur_half2_ablated(HalfAblation which, const std::uint8_t* in, std::uint8_t* out,
@@ -320,15 +328,9 @@ bool launch_blur_half2_async(const std::uint8_t* in, std::uint8_t* out, const ga
                              cudaStream_t stream) {
   const auto hw = fused::half2_weights(problem.blur.radius, problem.taps);
   if (!hw) return false;
-  using fused::async_ahead;
-  using fused::async_lane_bytes;
-  using fused::async_min_blocks;
-  using fused::async_rows;
   if (problem.image.channels == 4)
-    launch_half2<4, async_lane_bytes(4), async_rows(4), async_ahead(4), async_min_blocks(4), true>(in, out, problem,
-                                                                                                   *hw, stream);
+    launch_half2_async<4>(in, out, problem, *hw, stream);
   else
-    launch_half2<1, async_lane_bytes(1), async_rows(1), async_ahead(1), async_min_blocks(1), true>(in, out, problem,
-                                                                                                   *hw, stream);
+    launch_half2_async<1>(in, out, problem, *hw, stream);
   return true;
 }

@@ -53,10 +53,8 @@ inline HalfKnobs shipped_half2_knobs(const gauss::OpenClSession& cl, int channel
 
 /// The cp.async candidate's shape (fused_plan.hpp's async_*): `fused_async`.
 inline HalfKnobs async_half2_knobs(const gauss::OpenClSession& cl, int channels) {
-  HalfKnobs knobs{fused::async_lane_bytes(channels), fused::async_rows(channels), fused::async_ahead(channels),
-                  cl.info.platform_name.find("NVIDIA") != std::string::npos};
-  knobs.async = true;
-  return knobs;
+  return {fused::async_lane_bytes(channels), fused::async_rows(channels), fused::async_ahead(channels),
+          shipped_half2_knobs(cl, channels).ptx, true};
 }
 
 // --- The ceiling: is the table's copy the strongest one? --------------------
