@@ -4,6 +4,8 @@
 // tile kernel), so each is checked.
 #include <catch2/catch.hpp>
 
+#include <initializer_list>
+
 #include "chapter_checks.hpp"
 #include "gauss/chapter.hpp"
 #include "support.hpp"
@@ -67,11 +69,11 @@ void check_extremes(const std::string& variant, Api api) {
   }
 }
 
-// The cp.async candidates, gray and RGBA, in one API: the extremes, the
-// goldens, and awkward sizes at the radii of the packed-half path and one
-// float radius (the fallback).
-void check_async_candidates(Api api) {
-  for (const char* variant : {"fused_async", "fused_rgba_async"}) {
+// Candidates (gray and RGBA) in one API: the extremes, the goldens, and
+// awkward sizes at the radii of the packed-half path and one float radius
+// (the fallback).
+void check_candidates(Api api, std::initializer_list<const char*> variants) {
+  for (const char* variant : variants) {
     check_extremes(variant, api);
     gauss::test::check_on_goldens(chapter(), variant, api);
     gauss::test::check_on_awkward_sizes(chapter(), variant, api, {{0.8, 1}, {1.0, 2}, {1.2, 3}});
@@ -128,11 +130,21 @@ TEST_CASE("10_capstone: CUDA fused on awkward sizes, radii 1 to 16", "[ch10][.][
 // ahead in shared memory; edge lanes store their bytes there by hand, so the
 // ragged sizes and the top and bottom rows (clamped) are the cases to check.
 TEST_CASE("10_capstone: OpenCL cp.async candidates on extremes, goldens and awkward sizes", "[ch10][opencl]") {
-  check_async_candidates(Api::OpenCL);
+  check_candidates(Api::OpenCL, {"fused_async", "fused_rgba_async"});
 }
 
 TEST_CASE("10_capstone: CUDA cp.async candidates on extremes, goldens and awkward sizes", "[ch10][.][cuda]") {
-  check_async_candidates(Api::Cuda);
+  check_candidates(Api::Cuda, {"fused_async", "fused_rgba_async"});
+}
+
+// The warp strips (the step before the block tiles): rows ahead in
+// registers, edge lanes byte by byte; the same checks as the candidates.
+TEST_CASE("10_capstone: OpenCL warp strips on extremes, goldens and awkward sizes", "[ch10][opencl]") {
+  check_candidates(Api::OpenCL, {"fused_strip", "fused_rgba_strip"});
+}
+
+TEST_CASE("10_capstone: CUDA warp strips on extremes, goldens and awkward sizes", "[ch10][.][cuda]") {
+  check_candidates(Api::Cuda, {"fused_strip", "fused_rgba_strip"});
 }
 
 TEST_CASE("10_capstone: the main line's step is marked", "[ch10]") {

@@ -22,6 +22,14 @@
 //    exchange through local memory would need two barriers per row, and
 //    barriers in an unrolled row loop take PoCL minutes to compile.)
 //
+// With -D TILE the kernel works over block tiles instead (blur_half2.cu's
+// blur_half2_tile): the group's rows and their halo come into local memory at
+// once (by cp.async with NV_PTX; by plain loads and one barrier elsewhere), then
+// each warp walks its rows out of it. AHEAD is then unused. This is the
+// capstone's fastest path (the variants fused, fused_rgba); the strips are
+// fused_strip, fused_rgba_strip. (-D ONE_IN_FLIGHT, the ablation's: each
+// item waits for each of its cp.async copies before the next.)
+//
 // With -D ASYNC as well as -D NV_PTX (blur_half2.cu's launch_blur_half2_async
 // likewise) the rows ahead travel by cp.async into the group's local memory,
 // each item's own bytes to its own slot, instead of into registers; without
@@ -29,7 +37,7 @@
 //
 // Built with -D CHANNELS=<1|4> -D NB=<bytes per item: 8 gray, 16 RGBA; 4 and 8 in the ablation>
 // -D ROWS=<output rows per item> -D AHEAD=<rows loaded ahead>
-// -D WARPS=<items in dimension 1 of a group> [-D NV_PTX [-D ASYNC]].
+// -D WARPS=<items in dimension 1 of a group> [-D NV_PTX [-D ASYNC]] [-D TILE [-D ONE_IN_FLIGHT]].
 
 #ifndef CHANNELS
 #error "build with -D CHANNELS=1 (gray) or 4 (RGBA)"
@@ -58,6 +66,25 @@
 #else
 #define USE_ASYNC 0
 #define UNROLLED RAW
+#endif
+#if defined(NV_PTX) && (defined(ASYNC) || defined(TILE))
+#define USE_CP_ASYNC 1
+#else
+#define USE_CP_ASYNC 0
+#endif
+#ifdef TILE
+/* Block tiles: a tile row starts at the 16-byte boundary at or before lane
+ * 0's first byte (lane 0 starts at 30 NB x - NB: 8 bytes past a boundary
+ * where NB = 8), with one more 16-byte chunk on each side where items sum
+ * their neighbours' pairs themselves (SIDE_PAIRS). */
+#if NB != 8 && NB != 16
+#error "the block tile needs NB = 8 or 16: lane 0's first byte at the same place mod 16 in every strip"
+#endif
+#define TILE_SHIFT (NB == 8 ? 8 : 0)      /* lane 0's first byte past its 16-byte boundary */
+#define TILE_PAD (SIDE_PAIRS ? 16 : 0)    /* a chunk on each side for the side pairs */
+#define TILE_STRIDE (32 * NB + (TILE_SHIFT ? 16 : 0) + 2 * TILE_PAD) /* bytes per tile row */
+#define TILE_CHUNKS (TILE_STRIDE / 16)
+#define TILE_ROWS (WARPS * ROWS + 4)
 #endif
 
 /* Layout shared with the host: struct HalfWeights in fused_plan.hpp. */
@@ -160,17 +187,17 @@ inline void shuffle_with_neighbours(const uint* to_right, const uint* to_left, u
 }
 #endif
 
-#if USE_ASYNC
-/* cp.async: NB bytes from global memory to local (shared) memory, no
+#if USE_CP_ASYNC
+/* cp.async: 8 or 16 bytes from global memory to local (shared) memory, no
  * register in between; a local pointer's integer value is its shared-window
  * address on NVIDIA's platform. Completed by groups, in issue order. */
-inline void copy_async(__local uchar* slot, __global const uchar* from)
+inline void copy_async_16(__local uchar* to, __global const uchar* from)
 {
-#if NB == 16
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((uint)(size_t)slot), "l"(from) : "memory");
-#else
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"((uint)(size_t)slot), "l"(from) : "memory");
-#endif
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((uint)(size_t)to), "l"(from) : "memory");
+}
+inline void copy_async_8(__local uchar* to, __global const uchar* from)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"((uint)(size_t)to), "l"(from) : "memory");
 }
 inline void commit_copies(void)
 {
@@ -178,6 +205,138 @@ inline void commit_copies(void)
 }
 #define WAIT_COPIES(pending) asm volatile("cp.async.wait_group %0;" ::"n"(pending) : "memory")
 #endif
+
+/* A row's words as biased halves: bytes 2m, 2m+1 become the halves of pair
+ * m (0x64bb: 1024 + bb), one byte permute per pair. */
+inline void unpack_row(const uint* words, uint* pairs)
+{
+#pragma unroll
+    for (int m = 0; m < SPAN_PAIRS; ++m) {
+        pairs[m] = prmt(words[m / 2], 0x64u, (m % 2) ? 0x4342u : 0x4140u);
+    }
+}
+
+/* One output row of an item from the five input rows around it (r0 the top,
+ * r4 the bottom, as biased halves over the item's span): the vertical sums,
+ * the horizontal sums with the neighbours' edge pairs (by shuffle: every item
+ * of the warp must call it; or summed by the item itself), and the bytes
+ * packed into words. The strips and the block tiles share it: they differ
+ * only in where the rows come from. */
+inline void out_row(const uint* r0, const uint* r1, const uint* r2, const uint* r3, const uint* r4, const HalfWeights hw,
+                    uint* packed)
+{
+    /* Vertical sums (symmetric taps): the outer rows added as integers first. */
+    uint span_v[SPAN_PAIRS];
+#pragma unroll
+    for (int m = 0; m < SPAN_PAIRS; ++m) {
+        const bool ba = CHANNELS == 4 && (m % 2); /* RGBA's (B, A) pair */
+        const uint a = r0[m] + r4[m] - BIAS;
+        const uint b = r1[m] + r3[m] - BIAS;
+        uint t = hfma2(ba ? hw.w2_ba : hw.w2, r2[m], ba ? hw.minus_k_ba : hw.minus_k);
+        t = hfma2(ba ? hw.w1_ba : hw.w1, b, t);
+        span_v[m] = hfma2(ba ? hw.w0_ba : hw.w0, a, t);
+    }
+
+    /* This item's pairs, and its neighbours' edge pairs. */
+    const uint* v = span_v + SIDE_PAIRS;
+    uint from_left[SENT], from_right[SENT];
+#ifdef NV_PTX
+    uint to_right[SENT], to_left[SENT];
+#pragma unroll
+    for (int k = 0; k < SENT; ++k) {
+        to_right[k] = v[PAIRS - SENT + k];
+        to_left[k] = v[k];
+    }
+    shuffle_with_neighbours(to_right, to_left, from_left, from_right);
+#else
+#pragma unroll
+    for (int k = 0; k < SENT; ++k) {
+        from_left[k] = v[k - SENT];
+        from_right[k] = v[PAIRS + k];
+    }
+#endif
+
+    /* Horizontal sums. */
+    uint o[PAIRS];
+#if CHANNELS == 1
+    /* P[k + 1] = pair k (pixels 2k, 2k+1), k = -1 .. PAIRS. */
+    uint P[PAIRS + 2];
+    P[0] = from_left[0];
+    P[PAIRS + 1] = from_right[0];
+#pragma unroll
+    for (int m = 0; m < PAIRS; ++m) {
+        P[m + 1] = v[m];
+    }
+    /* Q[k + 1] = pixels (2k + 1, 2k + 2): one byte permute each. */
+    uint Q[PAIRS + 1];
+#pragma unroll
+    for (int k = 0; k < PAIRS + 1; ++k) {
+        Q[k] = prmt(P[k], P[k + 1], 0x5432u);
+    }
+#pragma unroll
+    for (int m = 0; m < PAIRS; ++m) {
+        uint h = hfma2(hw.w0, P[m], 0u);
+        h = hfma2(hw.w0, P[m + 2], h);
+        h = hfma2(hw.w1, Q[m], h);
+        h = hfma2(hw.w1, Q[m + 1], h);
+        h = hfma2(hw.w2, P[m + 1], h);
+        o[m] = hadd2(h, BIAS); /* rounds to the nearest integer, in the low byte */
+    }
+#else
+    /* Two pairs per pixel: P[k + 4] = pair k, k = -4 .. PAIRS + 3. */
+    uint P[PAIRS + 8];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        P[k] = from_left[k];
+        P[PAIRS + 4 + k] = from_right[k];
+    }
+#pragma unroll
+    for (int m = 0; m < PAIRS; ++m) {
+        P[m + 4] = v[m];
+    }
+#pragma unroll
+    for (int m = 0; m < PAIRS; ++m) {
+        const bool ba = m % 2;
+        uint h = hfma2(ba ? hw.w0_ba : hw.w0, P[m], 0u);
+        h = hfma2(ba ? hw.w0_ba : hw.w0, P[m + 8], h);
+        h = hfma2(ba ? hw.w1_ba : hw.w1, P[m + 2], h);
+        h = hfma2(ba ? hw.w1_ba : hw.w1, P[m + 6], h);
+        h = hfma2(ba ? hw.w2_ba : hw.w2, P[m + 4], h);
+        o[m] = hadd2(h, BIAS);
+    }
+#endif
+#pragma unroll
+    for (int k = 0; k < WORDS; ++k) {
+        packed[k] = prmt(o[2 * k], o[2 * k + 1], 0x6420u);
+    }
+}
+
+/* An item's NB bytes of one output row: one vector store (word stores
+ * without NV_PTX: Oclgrind 21.10 takes a vector built from these words for
+ * uninitialised, though its values are right), or (vector false: the image's
+ * right edge, unaligned rows) byte by byte, at most bytes_left. */
+inline void store_row(__global uchar* at, const uint* packed, bool vector, int bytes_left)
+{
+    if (vector) {
+#if defined(NV_PTX) && NB == 16
+        *(__global uint4*)at = (uint4)(packed[0], packed[1], packed[2], packed[3]);
+#elif defined(NV_PTX) && NB == 8
+        *(__global uint2*)at = (uint2)(packed[0], packed[1]);
+#else
+        for (int k = 0; k < WORDS; ++k) {
+            ((__global uint*)at)[k] = packed[k];
+        }
+#endif
+    } else {
+        /* Unrolled, so packed[] is indexed by constants and stays in registers. */
+#pragma unroll
+        for (int b = 0; b < NB; ++b) {
+            if (b < bytes_left) {
+                at[b] = (uchar)(packed[b / 4] >> (8 * (b % 4)));
+            }
+        }
+    }
+}
 
 /* Loads row r (clamped to the image) of the item's span: SPAN_BYTES bytes
  * from span_first, its own NB bytes and SIDE_PAIRS pairs on each side. */
@@ -220,7 +379,11 @@ inline void issue_row(__global const uchar* restrict in, int width, int height, 
                       bool vector_io, __local uchar* slot)
 {
     if (vector_io) {
-        copy_async(slot, in + clamp(r, 0, height - 1) * pitch + span_first);
+#if NB == 16
+        copy_async_16(slot, in + clamp(r, 0, height - 1) * pitch + span_first);
+#else
+        copy_async_8(slot, in + clamp(r, 0, height - 1) * pitch + span_first);
+#endif
     } else {
         uint words[SPAN_WORDS];
         load_row(in, width, height, pitch, span_first, r, false, words);
@@ -297,126 +460,132 @@ inline void half2_strip(__global const uchar* restrict in, __global uchar* restr
             }
             const uint* words = raw[j];
 #endif
-            /* Unpack row i: bytes 2m, 2m+1 become the halves of pair m. */
-#pragma unroll
-            for (int m = 0; m < SPAN_PAIRS; ++m) {
-                ring[j % 5][m] = prmt(words[m / 2], 0x64u, (m % 2) ? 0x4342u : 0x4140u);
-            }
+            unpack_row(words, ring[j % 5]);
             if (i < 4) {
                 continue; /* the first 4 rows only fill the ring */
             }
             const int y = y0 + i - 4;
 
-            /* Vertical sums: rows i-4 .. i sit in ring slots (j+1) .. (j+4), j (mod 5). */
-            uint span_v[SPAN_PAIRS];
-#pragma unroll
-            for (int m = 0; m < SPAN_PAIRS; ++m) {
-                const bool ba = CHANNELS == 4 && (m % 2); /* RGBA's (B, A) pair */
-                const uint a = ring[(j + 1) % 5][m] + ring[j % 5][m] - BIAS;
-                const uint b = ring[(j + 2) % 5][m] + ring[(j + 4) % 5][m] - BIAS;
-                uint t = hfma2(ba ? hw.w2_ba : hw.w2, ring[(j + 3) % 5][m], ba ? hw.minus_k_ba : hw.minus_k);
-                t = hfma2(ba ? hw.w1_ba : hw.w1, b, t);
-                span_v[m] = hfma2(ba ? hw.w0_ba : hw.w0, a, t);
-            }
-
-            /* This item's pairs, and its neighbours' edge pairs. */
-            const uint* v = span_v + SIDE_PAIRS;
-            uint from_left[SENT], from_right[SENT];
-#ifdef NV_PTX
-            uint to_right[SENT], to_left[SENT];
-#pragma unroll
-            for (int k = 0; k < SENT; ++k) {
-                to_right[k] = v[PAIRS - SENT + k];
-                to_left[k] = v[k];
-            }
-            shuffle_with_neighbours(to_right, to_left, from_left, from_right);
-#else
-#pragma unroll
-            for (int k = 0; k < SENT; ++k) {
-                from_left[k] = v[k - SENT];
-                from_right[k] = v[PAIRS + k];
-            }
-#endif
-
-            /* Horizontal sums. */
-            uint o[PAIRS];
-#if CHANNELS == 1
-            /* P[k + 1] = pair k (pixels 2k, 2k+1), k = -1 .. PAIRS. */
-            uint P[PAIRS + 2];
-            P[0] = from_left[0];
-            P[PAIRS + 1] = from_right[0];
-#pragma unroll
-            for (int m = 0; m < PAIRS; ++m) {
-                P[m + 1] = v[m];
-            }
-            /* Q[k + 1] = pixels (2k + 1, 2k + 2): one byte permute each. */
-            uint Q[PAIRS + 1];
-#pragma unroll
-            for (int k = 0; k < PAIRS + 1; ++k) {
-                Q[k] = prmt(P[k], P[k + 1], 0x5432u);
-            }
-#pragma unroll
-            for (int m = 0; m < PAIRS; ++m) {
-                uint h = hfma2(hw.w0, P[m], 0u);
-                h = hfma2(hw.w0, P[m + 2], h);
-                h = hfma2(hw.w1, Q[m], h);
-                h = hfma2(hw.w1, Q[m + 1], h);
-                h = hfma2(hw.w2, P[m + 1], h);
-                o[m] = hadd2(h, BIAS); /* rounds to the nearest integer, in the low byte */
-            }
-#else
-            /* Two pairs per pixel: P[k + 4] = pair k, k = -4 .. PAIRS + 3. */
-            uint P[PAIRS + 8];
-#pragma unroll
-            for (int k = 0; k < 4; ++k) {
-                P[k] = from_left[k];
-                P[PAIRS + 4 + k] = from_right[k];
-            }
-#pragma unroll
-            for (int m = 0; m < PAIRS; ++m) {
-                P[m + 4] = v[m];
-            }
-#pragma unroll
-            for (int m = 0; m < PAIRS; ++m) {
-                const bool ba = m % 2;
-                uint h = hfma2(ba ? hw.w0_ba : hw.w0, P[m], 0u);
-                h = hfma2(ba ? hw.w0_ba : hw.w0, P[m + 8], h);
-                h = hfma2(ba ? hw.w1_ba : hw.w1, P[m + 2], h);
-                h = hfma2(ba ? hw.w1_ba : hw.w1, P[m + 6], h);
-                h = hfma2(ba ? hw.w2_ba : hw.w2, P[m + 4], h);
-                o[m] = hadd2(h, BIAS);
-            }
-#endif
+            /* Rows i-4 .. i sit in ring slots (j+1) .. (j+4), j (mod 5). */
             uint packed[WORDS];
-#pragma unroll
-            for (int k = 0; k < WORDS; ++k) {
-                packed[k] = prmt(o[2 * k], o[2 * k + 1], 0x6420u);
-            }
-
+            out_row(ring[(j + 1) % 5], ring[(j + 2) % 5], ring[(j + 3) % 5], ring[(j + 4) % 5], ring[j % 5], hw, packed);
             if (writes && y < height) {
-                __global uchar* dst = out + y * pitch;
-                if (vector_io) {
-#if defined(NV_PTX) && NB == 16
-                    *(__global uint4*)(dst + first_byte) = (uint4)(packed[0], packed[1], packed[2], packed[3]);
-#elif defined(NV_PTX) && NB == 8
-                    *(__global uint2*)(dst + first_byte) = (uint2)(packed[0], packed[1]);
-#else
-                    /* Word stores: Oclgrind 21.10 takes a vector built from
-                     * these words for uninitialised (its values are right). */
-                    for (int k = 0; k < WORDS; ++k) {
-                        ((__global uint*)(dst + first_byte))[k] = packed[k];
-                    }
-#endif
-                } else {
-                    for (int b = 0; b < NB && first_byte + b < row_bytes; ++b) {
-                        dst[first_byte + b] = (uchar)(packed[b / 4] >> (8 * (b % 4)));
-                    }
-                }
+                store_row(out + y * pitch + first_byte, packed, vector_io, row_bytes - first_byte);
             }
         }
     }
 }
 
+#ifdef TILE
+/* Brings the group's tile into local memory: chunks wholly inside an aligned
+ * row by 16-byte cp.async (NV_PTX) or 16-byte loads and stores; the rest (the
+ * image's left and right edges, rows whose pitch is not a multiple of 16)
+ * byte by byte with the column clamped, spread over every item. Rows are
+ * clamped to the image. Ends with the group's barrier. */
+inline void fill_tile(__global const uchar* restrict in, int width, int height, int pitch, int aligned,
+                      int tile_first, int band, __local uchar* tile)
+{
+    const int row_bytes = width * CHANNELS;
+    const int item = get_local_id(1) * 32 + get_local_id(0);
+    /* Chunk k of a row is inside for k_lo <= k < k_hi (none on unaligned rows). */
+    const int k_lo = aligned ? clamp((15 - tile_first) / 16, 0, TILE_CHUNKS) : TILE_CHUNKS;
+    const int k_hi = aligned ? max(min((row_bytes - tile_first) / 16, TILE_CHUNKS), k_lo) : TILE_CHUNKS;
+    for (int c = item; c < TILE_ROWS * TILE_CHUNKS; c += 32 * WARPS) { /* row-major: a warp's chunks are contiguous */
+        const int r = c / TILE_CHUNKS;
+        const int k = c - r * TILE_CHUNKS;
+        if (k < k_lo || k >= k_hi) {
+            continue;
+        }
+        __global const uchar* from = in + clamp(band - 2 + r, 0, height - 1) * pitch + tile_first + k * 16;
+#if USE_CP_ASYNC
+        copy_async_16(tile + r * TILE_STRIDE + k * 16, from);
+#ifdef ONE_IN_FLIGHT /* the ablation: each chunk waited for before the next */
+        commit_copies();
+        WAIT_COPIES(0);
+#endif
+#else
+        *(__local uint4*)(tile + r * TILE_STRIDE + k * 16) = *(__global const uint4*)from;
+#endif
+    }
+#if USE_CP_ASYNC
+    commit_copies();
+#endif
+    const int edge_chunks = k_lo + (TILE_CHUNKS - k_hi); /* per row */
+    for (int e = item; e < TILE_ROWS * edge_chunks; e += 32 * WARPS) {
+        const int r = e / edge_chunks;
+        const int n = e - r * edge_chunks;
+        const int k = n < k_lo ? n : k_hi + (n - k_lo);
+        __global const uchar* row = in + clamp(band - 2 + r, 0, height - 1) * pitch;
+        uint words[4] = {0, 0, 0, 0};
+        for (int j = 0; j < 16; ++j) {
+            const int b = tile_first + k * 16 + j;
+            const int x = b >= 0 ? b / CHANNELS : -((CHANNELS - 1 - b) / CHANNELS); /* floor(b / CHANNELS) */
+            const int channel = b - x * CHANNELS;
+            words[j / 4] |= (uint)row[clamp(x, 0, width - 1) * CHANNELS + channel] << (8 * (j % 4));
+        }
+        *(__local uint4*)(tile + r * TILE_STRIDE + k * 16) = (uint4)(words[0], words[1], words[2], words[3]);
+    }
+#if USE_CP_ASYNC
+    WAIT_COPIES(0);
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* Block tiles (blur_half2.cu's blur_half2_tile): the group's WARPS x ROWS
+ * output rows and their 4 halo rows come into local memory at once, then each
+ * warp walks its rows out of it. Global and local sizes as below. */
+__kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_half2(
+    __global const uchar* restrict in, __global uchar* restrict out, int width, int height, int pitch, int aligned,
+    HalfWeights hw)
+{
+    __local uint4 tile_words[TILE_ROWS * TILE_STRIDE / 16]; /* uint4: 16-byte aligned */
+    __local uchar* tile = (__local uchar*)tile_words;
+    const int group_first_byte = get_group_id(0) * 30 * NB - NB; /* lane 0's first byte */
+    const int band = get_group_id(1) * WARPS * ROWS;              /* the group's first output row */
+    fill_tile(in, width, height, pitch, aligned, group_first_byte - TILE_SHIFT - TILE_PAD, band, tile);
+
+    const int lane = get_local_id(0);
+    const int y0 = band + get_local_id(1) * ROWS;
+    if (y0 >= height) {
+        return; /* the whole warp leaves, after the barrier */
+    }
+    const int row_bytes = width * CHANNELS;
+    const int first_byte = group_first_byte + lane * NB;
+    const bool writes = lane >= 1 && lane < 31 && first_byte < row_bytes;
+    const bool vector_out = aligned && first_byte + NB <= row_bytes;
+    /* The item's span (its NB bytes and SIDE_PAIRS pairs each side) in the warp's first tile row. */
+    __local const uchar* mine =
+        tile + get_local_id(1) * ROWS * TILE_STRIDE + TILE_PAD + TILE_SHIFT + lane * NB - 2 * SIDE_PAIRS;
+    __global uchar* dst = out + y0 * pitch + first_byte;
+    uint ring[5][SPAN_PAIRS]; /* the last 5 rows, as biased halves */
+#pragma unroll
+    for (int i = 0; i < ROWS_IN; ++i) {
+        __local const uchar* at = mine + i * TILE_STRIDE;
+        uint words[SPAN_WORDS];
+#if SIDE_PAIRS == 0 && NB == 16
+        const uint4 v = *(__local const uint4*)at;
+        words[0] = v.x; words[1] = v.y; words[2] = v.z; words[3] = v.w;
+#elif SIDE_PAIRS == 0 && NB == 8
+        const uint2 v = *(__local const uint2*)at;
+        words[0] = v.x; words[1] = v.y;
+#else
+        for (int k = 0; k < SPAN_WORDS; ++k) {
+            words[k] = ((__local const uint*)at)[k]; /* with the side words the span is only 4-byte aligned */
+        }
+#endif
+        unpack_row(words, ring[i % 5]);
+        if (i < 4) {
+            continue; /* the first 4 rows only fill the ring */
+        }
+        uint packed[WORDS];
+        out_row(ring[(i + 1) % 5], ring[(i + 2) % 5], ring[(i + 3) % 5], ring[(i + 4) % 5], ring[i % 5], hw, packed);
+        if (writes && y0 + i - 4 < height) {
+            store_row(dst, packed, vector_out, row_bytes - first_byte);
+        }
+        dst += pitch;
+    }
+}
+#else
 /* Global size: (32 x groups across, WARPS x groups down); local (32, WARPS). */
 __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_half2(
     __global const uchar* restrict in, __global uchar* restrict out, int width, int height, int pitch, int aligned,
@@ -435,3 +604,4 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_half2(
         half2_strip(in, out, width, height, pitch, aligned, hw, true SLOTS_ARG);
     }
 }
+#endif /* TILE */

@@ -136,15 +136,15 @@ inline std::optional<HalfWeights> half2_weights(int radius, const gauss::GaussTa
                      half_pair(w0, 0.0), half_pair(w1, 0.0), half_pair(w2, 1.0), half_pair(-k, -1024.0)};
 }
 
-/// Shapes of the packed-half kernels (measured on the H200, see the README):
-/// bytes per lane (8 gray: half the registers of 16, so twice the warps;
-/// 16 RGBA), output rows per warp, rows loaded ahead, blocks per SM.
+/// Shapes of the packed-half warp strips (launch_blur_half2_strips, blur_half2.cl
+/// without -D TILE; measured on the H200, see the README): bytes per lane (8 gray: half the registers of 16, so twice
+/// the warps; 16 RGBA), output rows per warp, rows loaded ahead, blocks per SM.
 constexpr int half2_lane_bytes(int channels) { return channels == 4 ? 16 : 8; }
 constexpr int half2_rows(int channels) { return channels == 4 ? 16 : 8; }
 constexpr int half2_ahead(int /*channels*/) { return 4; }
 constexpr int half2_min_blocks(int channels) { return channels == 4 ? 4 : 6; }
 
-/// Shapes of the same kernels with the rows ahead brought by cp.async into
+/// Shapes of the same strips with the rows ahead brought by cp.async into
 /// shared memory (launch_blur_half2_async; measured on the H100, 2026-11-26,
 /// see the README's section "Loads in flight without registers"): 8 bytes
 /// per lane, 8 rows per warp, more rows ahead for RGBA, whose registers no
@@ -153,5 +153,18 @@ constexpr int async_lane_bytes(int /*channels*/) { return 8; }
 constexpr int async_rows(int /*channels*/) { return 8; }
 constexpr int async_ahead(int channels) { return channels == 4 ? 6 : 4; }
 constexpr int async_min_blocks(int channels) { return channels == 4 ? 8 : 6; }
+
+/// Shapes of the block tiles, the capstone's fastest path (launch_blur_half2,
+/// blur_half2.cl with -D TILE; measured on the H100, 2026-11-26, the section
+/// `tile_shapes` and the README's section "Block tiles"): bytes per lane (16
+/// gray; RGBA 8 in CUDA, 16 in OpenCL, whose compiler keeps the 16-byte tile
+/// in 72 registers where ptxas, held to 4 blocks, takes 96), output rows per
+/// warp (a block of 4 warps holds 4 x rows + 4 rows: 10 KB gray, 9.8 KB RGBA
+/// in CUDA, 18 KB in OpenCL), blocks per SM (CUDA __launch_bounds__).
+constexpr int tile_lane_bytes(int channels) { return channels == 4 ? 8 : 16; }
+constexpr int tile_rows(int channels) { return channels == 4 ? 8 : 4; }
+constexpr int tile_min_blocks(int channels) { return channels == 4 ? 8 : 6; }
+constexpr int opencl_tile_lane_bytes(int /*channels*/) { return 16; }
+constexpr int opencl_tile_rows(int channels) { return channels == 4 ? 8 : 4; }
 
 }  // namespace fused

@@ -4,14 +4,17 @@
 // faster than a copy of the same bytes, and the copy is measured in the same
 // run. This chapter's kernel aims at that ceiling: one pass over DRAM, wide
 // loads and stores, every byte converted once, the vertical sums kept in
-// registers, neighbours' sums shared between lanes instead of recomputed.
-// It runs gray and RGBA images, any radius from 1 to 16, any size.
+// registers, neighbours' sums shared between lanes instead of recomputed;
+// at radius 2 (sigma 1) in packed halves over block tiles, each block's rows
+// brought into shared memory at once. It runs gray and RGBA images, any
+// radius from 1 to 16, any size.
 //
 // Beside it, in the same run: NPP's Gaussian filter (where the CUDA toolkit
 // has NPP), the main line's earlier steps (chapters 01-07's `main`), so
-// that one table shows the whole climb, and two candidates (`fused_async`,
-// `fused_rgba_async`) that keep the rows ahead in shared memory by cp.async
-// instead of in registers.
+// that one table shows the whole climb, the step before the tiles
+// (`fused_strip`, `fused_rgba_strip`: each warp loads its own rows ahead into
+// registers), and a candidate that keeps those rows ahead in shared memory by
+// cp.async instead (`fused_async`, `fused_rgba_async`).
 //
 // The sections that show where the time goes (the ceiling, size, launch
 // shape and radius sweeps, the ablation, each point against the copy) are
@@ -123,13 +126,16 @@ gauss::OpenClLaunch half2_opencl_with(gauss::OpenClSession& cl, const gauss::Pro
   const std::string options = "-D CHANNELS=" + std::to_string(g.channels) + " -D NB=" + std::to_string(nb) +
                               " -D ROWS=" + std::to_string(rows) + " -D AHEAD=" + std::to_string(knobs.ahead) +
                               " -D WARPS=" + std::to_string(fused::kWarpsPerBlock) + (knobs.ptx ? " -D NV_PTX" : "") +
-                              (knobs.ptx && knobs.async ? " -D ASYNC" : "");
+                              (knobs.ptx && knobs.async ? " -D ASYNC" : "") + (knobs.tile ? " -D TILE" : "") +
+                              (knobs.tile && knobs.one_in_flight ? " -D ONE_IN_FLIGHT" : "");
   cl::Kernel kernel = cl.kernel(gauss::embedded::blur_half2_cl, "blur_half2", options);
   // One warp (32 items) per strip of 30 x nb bytes, WARPS warps stacked per group.
   const cl::NDRange local(32, fused::kWarpsPerBlock);
   const cl::NDRange global(32 * ((g.width * g.channels + 30 * nb - 1) / (30 * nb)),
                            gauss::round_up((g.height + rows - 1) / rows, fused::kWarpsPerBlock));
-  const int aligned = g.pitch % nb == 0 ? 1 : 0;  // buffers are aligned far beyond 16 bytes
+  // Buffers are aligned far beyond 16 bytes; rows are when the pitch is (the
+  // tiles copy 16-byte chunks).
+  const int aligned = g.pitch % (knobs.tile ? 16 : nb) == 0 ? 1 : 0;
   return [&cl, kernel, global, local, g, aligned, hw = *weights](const cl::Buffer& in, const cl::Buffer& out) mutable {
     int arg = 0;
     kernel.setArg(arg++, in);
@@ -155,6 +161,12 @@ gauss::OpenClLaunch fused_async_opencl(gauss::OpenClSession& cl, const gauss::Pr
   return half2_opencl_with(cl, p, async_half2_knobs(cl, p.image.channels));
 }
 
+// The warp strips, rows ahead in registers: the capstone's fastest path
+// until the block tiles (2026-11-26).
+gauss::OpenClLaunch fused_strip_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
+  return half2_opencl_with(cl, p, strip_half2_knobs(cl, p.image.channels));
+}
+
 }  // namespace
 
 gauss::Chapter make_chapter() {
@@ -177,10 +189,11 @@ gauss::Chapter make_chapter() {
   gauss::borrow(chapter, ch07, "main");
   chapter.set_baseline("ch01_naive");
 
-  // The capstone: `fused` is the fastest path for each blur (packed halves at
-  // radius 2 with sigma 1, floats elsewhere); `fused_f32` always sums in
-  // float, as every earlier chapter does, for comparison.
-  chapter.add_opencl("fused", "packed-half strips at radius 2 (sigma 1), else fused_f32", fused_opencl).line = "main";
+  // The capstone: `fused` is the fastest path for each blur (packed halves
+  // over block tiles at radius 2 with sigma 1, floats elsewhere); `fused_f32`
+  // always sums in float, as every earlier chapter does, for comparison.
+  chapter.add_opencl("fused", "packed-half block tiles at radius 2 (sigma 1), else fused_f32", fused_opencl).line =
+      "main";
   gauss::Variant& fused_rgba_opencl =
       chapter.add_opencl("fused_rgba", "the same on RGBA (alpha carried)", fused_opencl);
   fused_rgba_opencl.format = gauss::PixelFormat::Rgba;
@@ -190,6 +203,10 @@ gauss::Chapter make_chapter() {
   chapter.add_opencl("fused_async", "fused with the rows ahead in local memory by cp.async, not in registers",
                      fused_async_opencl);
   chapter.add_opencl("fused_rgba_async", "the same on RGBA", fused_async_opencl).format = gauss::PixelFormat::Rgba;
+  // The step before: warp strips, each warp loading its own rows ahead.
+  chapter.add_opencl("fused_strip", "packed-half warp strips, rows ahead in registers (fused until 2026-11-26)",
+                     fused_strip_opencl);
+  chapter.add_opencl("fused_rgba_strip", "the same on RGBA", fused_strip_opencl).format = gauss::PixelFormat::Rgba;
   chapter.add_opencl("fused_f32", "float strips: 16-byte loads, vertical sums in registers, halo summed by each item",
                      fused_f32_opencl);
   chapter.add_opencl("fused_rgba_f32", "the same on RGBA", fused_f32_opencl).format = gauss::PixelFormat::Rgba;
@@ -203,7 +220,7 @@ gauss::Chapter make_chapter() {
     return
         [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) { launch_blur_fused(in, out, p, stream); };
   };
-  chapter.add_cuda("fused", "packed-half warp strips at radius 2 (sigma 1), else fused_f32", fused_cuda).line = "main";
+  chapter.add_cuda("fused", "packed-half block tiles at radius 2 (sigma 1), else fused_f32", fused_cuda).line = "main";
   gauss::Variant& fused_rgba_cuda = chapter.add_cuda("fused_rgba", "the same on RGBA (alpha carried)", fused_cuda);
   fused_rgba_cuda.format = gauss::PixelFormat::Rgba;
   fused_rgba_cuda.line = "main";
@@ -218,6 +235,15 @@ gauss::Chapter make_chapter() {
   chapter.add_cuda("fused_async", "fused with the rows ahead in shared memory by cp.async, not in registers",
                    fused_async_cuda);
   chapter.add_cuda("fused_rgba_async", "the same on RGBA", fused_async_cuda).format = gauss::PixelFormat::Rgba;
+  // The step before: warp strips, each warp loading its own rows ahead.
+  auto fused_strip_cuda = [](const gauss::Problem& p) -> gauss::CudaLaunch {
+    return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+      if (!launch_blur_half2_strips(in, out, p, stream)) launch_blur_fused(in, out, p, stream);
+    };
+  };
+  chapter.add_cuda("fused_strip", "packed-half warp strips, rows ahead in registers (fused until 2026-11-26)",
+                   fused_strip_cuda);
+  chapter.add_cuda("fused_rgba_strip", "the same on RGBA", fused_strip_cuda).format = gauss::PixelFormat::Rgba;
   chapter.add_cuda("fused_f32", "float warp strips: 16-byte loads, vertical sums in registers, shuffles",
                    fused_f32_cuda);
   chapter.add_cuda("fused_rgba_f32", "the same on RGBA", fused_f32_cuda).format = gauss::PixelFormat::Rgba;
@@ -259,6 +285,12 @@ gauss::Chapter make_chapter() {
   chapter.add_section(
       "shapes", "launch shapes compared at radius 2: pixels per lane, rows per warp, rows loaded ahead",
       [](gauss::SectionContext& context) { shapes(context, fused_opencl_shaped); },
+      gauss::Chapter::SectionRuns::OnRequest);
+
+  // The block tiles' shapes (radius 2, sigma 1).
+  chapter.add_section(
+      "tile_shapes", "block-tile shapes compared: bytes per lane, rows per warp, blocks per SM (CUDA)",
+      [](gauss::SectionContext& context) { tile_shapes(context, half2_opencl_with); },
       gauss::Chapter::SectionRuns::OnRequest);
 
   // Apple's two roofs, the copy and the multiply-add, and its Listing 14-1's clock.

@@ -33,28 +33,40 @@ using ShapedOpenCl = std::function<gauss::OpenClLaunch(gauss::OpenClSession& cl,
                                                        int rows_override, int ahead_override)>;
 
 /// The packed-half OpenCL kernel's shape: bytes per item, output rows per
-/// item, rows loaded ahead, and whether NVIDIA's inline PTX (shuffles, HFMA2,
-/// PRMT) is used: main.cpp's half2_opencl_with takes them.
+/// item, rows loaded ahead (strips), whether NVIDIA's inline PTX (shuffles,
+/// HFMA2, PRMT, cp.async) is used, and which kernel: main.cpp's
+/// half2_opencl_with takes them.
 struct HalfKnobs {
   int lane_bytes;
   int rows;
   int ahead;
   bool ptx;
-  bool async = false;  ///< rows ahead by cp.async into local memory (with ptx only)
+  bool async = false;          ///< strips: rows ahead by cp.async into local memory (with ptx only)
+  bool tile = false;           ///< block tiles in local memory (`ahead` unused; cp.async with ptx)
+  bool one_in_flight = false;  ///< tiles, the ablation: each cp.async waited for before the next
 };
 using KnobbedOpenCl =
     std::function<gauss::OpenClLaunch(gauss::OpenClSession& cl, const gauss::Problem& p, const HalfKnobs& knobs)>;
 
-/// The shape fused_plan.hpp ships; PTX on NVIDIA's platform only.
-inline HalfKnobs shipped_half2_knobs(const gauss::OpenClSession& cl, int channels) {
-  return {fused::half2_lane_bytes(channels), fused::half2_rows(channels), fused::half2_ahead(channels),
-          cl.info.platform_name.find("NVIDIA") != std::string::npos};
+/// Whether NVIDIA's inline PTX is used: on NVIDIA's platform only.
+inline bool use_ptx(const gauss::OpenClSession& cl) {
+  return cl.info.platform_name.find("NVIDIA") != std::string::npos;
 }
 
-/// The cp.async candidate's shape (fused_plan.hpp's async_*): `fused_async`.
+/// The shape fused_plan.hpp ships: block tiles (`fused`).
+inline HalfKnobs shipped_half2_knobs(const gauss::OpenClSession& cl, int channels) {
+  return {fused::opencl_tile_lane_bytes(channels), fused::opencl_tile_rows(channels), 0, use_ptx(cl), false, true};
+}
+
+/// The warp strips, rows ahead in registers (fused_plan.hpp's half2_*): `fused_strip`.
+inline HalfKnobs strip_half2_knobs(const gauss::OpenClSession& cl, int channels) {
+  return {fused::half2_lane_bytes(channels), fused::half2_rows(channels), fused::half2_ahead(channels), use_ptx(cl)};
+}
+
+/// The strips with the rows ahead by cp.async (fused_plan.hpp's async_*): `fused_async`.
 inline HalfKnobs async_half2_knobs(const gauss::OpenClSession& cl, int channels) {
-  return {fused::async_lane_bytes(channels), fused::async_rows(channels), fused::async_ahead(channels),
-          shipped_half2_knobs(cl, channels).ptx, true};
+  return {fused::async_lane_bytes(channels), fused::async_rows(channels), fused::async_ahead(channels), use_ptx(cl),
+          true};
 }
 
 // --- The ceiling: is the table's copy the strongest one? --------------------
@@ -226,10 +238,72 @@ inline void shapes(gauss::SectionContext& context, const ShapedOpenCl& fused_ope
   }
 }
 
+// --- Block-tile shapes: bytes per lane, rows per warp, blocks per SM --------
+// The block tiles (fused, fused_rgba at radius 2) in other shapes, at
+// radius 2 with sigma 1 (the blur they serve): OpenCL's from -D options at
+// run time, CUDA's from a list compiled in (blur_half2.cu), the first row
+// of each the shape fused_plan.hpp ships.
+inline void tile_shapes(gauss::SectionContext& context, const KnobbedOpenCl& half2_opencl) {
+  const gauss::RunSettings settings{context.options.warmup, context.options.repeat, 0.0};
+  const gauss::BlurSpec blur{1.0, 2};
+  for (gauss::PixelFormat format : {gauss::PixelFormat::Gray, gauss::PixelFormat::Rgba}) {
+    const gauss::Image input = gauss::convert(context.input, format);
+    const gauss::Image reference = gauss::blur_reference(input, blur);
+    auto point_variant = [](gauss::Api api) {
+      gauss::Variant v;
+      v.name = "fused";
+      v.api = api;
+      v.tolerance = gauss::kFloatTolerance;
+      return v;
+    };
+    if (context.opencl != nullptr) {
+      gauss::OpenClRunner runner(*context.opencl, input);
+      const gauss::VariantResult copy = runner.copy(settings);
+      const HalfKnobs shipped = shipped_half2_knobs(*context.opencl, input.channels);
+      std::vector<HalfKnobs> shapes{shipped};
+      for (int lane_bytes : {8, 16})
+        for (int rows : {2, 4, 8, 16})
+          if (lane_bytes != shipped.lane_bytes || rows != shipped.rows)
+            shapes.push_back({lane_bytes, rows, 0, shipped.ptx, false, true});
+      std::vector<gauss::SweepPoint> points;
+      for (const HalfKnobs& knobs : shapes) {
+        gauss::Variant v = point_variant(gauss::Api::OpenCL);
+        v.opencl = [knobs, half2_opencl](gauss::OpenClSession& cl, const gauss::Problem& p) {
+          return half2_opencl(cl, p, knobs);
+        };
+        const std::string label = std::to_string(knobs.lane_bytes) + " B, " + std::to_string(knobs.rows) + " rows" +
+                                  (points.empty() ? " (shipped)" : "");
+        points.push_back({label, copy, runner.run(v, blur, reference, settings), gauss::shape_of(input, blur)});
+      }
+      context.out << gauss::name_of(format) << ", OpenCL:\n";
+      gauss::print_sweep(context, "shape", points, context.opencl->info.name);
+    }
+#ifdef GAUSS_HAVE_CUDA
+    if (context.cuda != nullptr) {
+      gauss::CudaRunner runner(*context.cuda, input);
+      const gauss::VariantResult copy = runner.copy(settings);
+      std::vector<gauss::SweepPoint> points;
+      for (int shape = 0; shape < half2_tile_shape_count(input.channels); ++shape) {
+        gauss::Variant v = point_variant(gauss::Api::Cuda);
+        v.cuda = [shape](const gauss::Problem& p) -> gauss::CudaLaunch {
+          return [p, shape](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+            launch_blur_half2_tile_shape(in, out, p, shape, stream);
+          };
+        };
+        points.push_back({half2_tile_shape_name(input.channels, shape), copy, runner.run(v, blur, reference, settings),
+                          gauss::shape_of(input, blur)});
+      }
+      context.out << gauss::name_of(format) << ", CUDA:\n";
+      gauss::print_sweep(context, "shape", points, context.cuda->name);
+    }
+#endif
+  }
+}
+
 // --- The ablation: the capstone with one technique taken out at a time ------
-// Each row is the shipped packed-half kernel (radius 2, sigma 1) with one of
-// its choices taken back, and the chapter that taught it: what each idea is
-// worth, measured in the same run against the same copy.
+// Each row is the shipped packed-half kernel (block tiles, radius 2, sigma 1)
+// with one of its choices taken back, and the chapter that taught it: what
+// each idea is worth, measured in the same run against the same copy.
 inline void ablation(gauss::SectionContext& context, const gauss::Chapter& chapter, const KnobbedOpenCl& half2_opencl) {
   const gauss::RunSettings settings{context.options.warmup, context.options.repeat, 0.0};
   const gauss::BlurSpec blur{1.0, 2};  // the blur the packed-half path serves
@@ -237,7 +311,6 @@ inline void ablation(gauss::SectionContext& context, const gauss::Chapter& chapt
     const gauss::Image input = gauss::convert(context.input, format);
     const gauss::Image reference = gauss::blur_reference(input, blur);
     const char* float_kernel = format == gauss::PixelFormat::Gray ? "fused_f32" : "fused_rgba_f32";
-    const std::string narrow = format == gauss::PixelFormat::Gray ? "4-byte" : "8-byte";
     if (context.opencl != nullptr) {
       gauss::OpenClRunner runner(*context.opencl, input);
       const gauss::VariantResult copy = runner.copy(settings);
@@ -246,17 +319,18 @@ inline void ablation(gauss::SectionContext& context, const gauss::Chapter& chapt
         std::string label;
         HalfKnobs knobs;
       };
-      std::vector<Knocked> rows{
-          {"as shipped (fused)", shipped},
-          {"- rows loaded ahead (03: loads in flight)", {shipped.lane_bytes, shipped.rows, 0, shipped.ptx}},
-          {"- wide lanes: " + narrow + " loads and stores (03)",
-           {shipped.lane_bytes / 2, shipped.rows, shipped.ahead, shipped.ptx}},
-          {"- rows per item: 1 output row, 4 halo rows reloaded (02)",
-           {shipped.lane_bytes, 1, shipped.ahead, shipped.ptx}}};
-      if (shipped.ptx) {
-        rows.push_back({"- inline PTX: portable OpenCL C, no shuffles (10)",
-                        {shipped.lane_bytes, shipped.rows, shipped.ahead, false}});
-      }
+      HalfKnobs one_in_flight = shipped, narrow = shipped, one_row = shipped, portable = shipped;
+      one_in_flight.one_in_flight = true;
+      narrow.lane_bytes = 8;
+      one_row.rows = 1;
+      portable.ptx = false;
+      std::vector<Knocked> rows{{"as shipped (fused: block tiles)", shipped},
+                                {"- block tiles: warp strips, rows ahead in registers (fused_strip)",
+                                 strip_half2_knobs(*context.opencl, input.channels)}};
+      if (shipped.ptx) rows.push_back({"- loads in flight: one cp.async at a time per item (03)", one_in_flight});
+      if (shipped.lane_bytes == 16) rows.push_back({"- wide lanes: 8-byte loads and stores (03)", narrow});
+      rows.push_back({"- rows per item: 1 output row per 8 tile rows loaded (02)", one_row});
+      if (shipped.ptx) rows.push_back({"- inline PTX: portable OpenCL C, no shuffles, no cp.async (10)", portable});
       std::vector<gauss::SweepPoint> points;
       for (const Knocked& row : rows) {
         gauss::Variant v;
@@ -279,13 +353,15 @@ inline void ablation(gauss::SectionContext& context, const gauss::Chapter& chapt
       gauss::CudaRunner runner(*context.cuda, input);
       const gauss::VariantResult copy = runner.copy(settings);
       const std::pair<HalfAblation, std::string> rows[] = {
-          {HalfAblation::Shipped, "as shipped (fused)"},
-          {HalfAblation::NoRowsAhead, "- rows loaded ahead (03: loads in flight)"},
-          {HalfAblation::NarrowLanes, "- wide lanes: " + narrow + " loads and stores (03)"},
-          {HalfAblation::OneRowPerWarp, "- rows per warp: 1 output row, 4 halo rows reloaded (02)"},
+          {HalfAblation::Shipped, "as shipped (fused: block tiles)"},
+          {HalfAblation::WarpStrips, "- block tiles: warp strips, rows ahead in registers (fused_strip)"},
+          {HalfAblation::OneLoadInFlight, "- loads in flight: one cp.async at a time per thread (03)"},
+          {HalfAblation::NarrowLanes, "- wide lanes: 8-byte loads and stores (03)"},
+          {HalfAblation::OneRowPerWarp, "- rows per warp: 1 output row per 8 tile rows loaded (02)"},
           {HalfAblation::NoLaunchBounds, "- launch bounds: no blocks-per-SM floor on registers (02)"}};
       std::vector<gauss::SweepPoint> points;
       for (const auto& [which, label] : rows) {
+        if (!half2_ablation_applies(which, input.channels)) continue;
         gauss::Variant v;
         v.name = "fused";
         v.api = gauss::Api::Cuda;
