@@ -516,12 +516,26 @@ inline void fill_tile(__global const uchar* restrict in, int width, int height, 
         const int n = e - r * edge_chunks;
         const int k = n < k_lo ? n : k_hi + (n - k_lo);
         __global const uchar* row = in + clamp(band - 2 + r, 0, height - 1) * pitch;
+        const int b0 = tile_first + k * 16;
         uint words[4] = {0, 0, 0, 0};
-        for (int j = 0; j < 16; ++j) {
-            const int b = tile_first + k * 16 + j;
-            const int x = b >= 0 ? b / CHANNELS : -((CHANNELS - 1 - b) / CHANNELS); /* floor(b / CHANNELS) */
-            const int channel = b - x * CHANNELS;
-            words[j / 4] |= (uint)row[clamp(x, 0, width - 1) * CHANNELS + channel] << (8 * (j % 4));
+        if (aligned && (b0 >= row_bytes || b0 + 16 <= 0)) {
+            /* Wholly left or right of the row: its edge pixel repeated, one load
+             * (b0 is a multiple of 16, so byte j of the chunk is channel j mod CHANNELS). */
+            __global const uchar* edge = row + (b0 < 0 ? 0 : row_bytes - CHANNELS);
+#if CHANNELS == 4
+            const uint word = *(__global const uint*)edge;
+#else
+            const uint word = (uint)edge[0] * 0x01010101u;
+#endif
+            words[0] = words[1] = words[2] = words[3] = word;
+        } else {
+#pragma unroll
+            for (int j = 0; j < 16; ++j) {
+                const int b = b0 + j;
+                const int x = b >= 0 ? b / CHANNELS : -((CHANNELS - 1 - b) / CHANNELS); /* floor(b / CHANNELS) */
+                const int channel = b - x * CHANNELS;
+                words[j / 4] |= (uint)row[clamp(x, 0, width - 1) * CHANNELS + channel] << (8 * (j % 4));
+            }
         }
         *(__local uint4*)(tile + r * TILE_STRIDE + k * 16) = (uint4)(words[0], words[1], words[2], words[3]);
     }

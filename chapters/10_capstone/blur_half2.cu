@@ -323,6 +323,7 @@ struct TileShape {
 // pixels of 4 bytes, gauss/image.hpp).
 static_assert(gauss::kMaxImagePixels * 4 <= std::size_t{INT_MAX}, "image offsets must fit in an int");
 
+// Brings one tile into shared memory and holds the block's barrier.
 // ONE_IN_FLIGHT (the ablation only): each thread waits for each chunk before
 // copying the next, so a thread has one load in flight instead of all of its.
 template <int C, int NB, int ROWS, bool ONE_IN_FLIGHT>
@@ -352,13 +353,25 @@ __device__ __forceinline__ void fill_tile(const std::uint8_t* __restrict__ in, i
     const int r = e / edge_chunks, n = e - r * edge_chunks;
     const int k = n < k_lo ? n : k_hi + (n - k_lo);
     const std::uint8_t* row = in + min(max(band - 2 + r, 0), height - 1) * pitch;
+    const int b0 = tile_first + k * 16;
     std::uint32_t words[4] = {0, 0, 0, 0};
+    if (aligned && (b0 >= row_bytes || b0 + 16 <= 0)) {
+      // Wholly left or right of the row: its edge pixel repeated, one load
+      // (b0 is a multiple of 16, so byte j of the chunk is channel j mod C).
+      // A strip that pokes a little past the right edge fills most of its
+      // tile this way, not byte by byte.
+      const std::uint8_t* edge = row + (b0 < 0 ? 0 : row_bytes - C);
+      const std::uint32_t word =
+          C == 4 ? *reinterpret_cast<const std::uint32_t*>(edge) : std::uint32_t{*edge} * 0x01010101u;
+      words[0] = words[1] = words[2] = words[3] = word;
+    } else {
 #pragma unroll
-    for (int j = 0; j < 16; ++j) {
-      const int b = tile_first + k * 16 + j;
-      const int x = b >= 0 ? b / C : -((C - 1 - b) / C);  // floor(b / C): the pixel, left of the image when < 0
-      const int channel = b - x * C;
-      words[j / 4] |= std::uint32_t{row[min(max(x, 0), width - 1) * C + channel]} << (8 * (j % 4));
+      for (int j = 0; j < 16; ++j) {
+        const int b = b0 + j;
+        const int x = b >= 0 ? b / C : -((C - 1 - b) / C);  // floor(b / C): the pixel, left of the image when < 0
+        const int channel = b - x * C;
+        words[j / 4] |= std::uint32_t{row[min(max(x, 0), width - 1) * C + channel]} << (8 * (j % 4));
+      }
     }
     *reinterpret_cast<uint4*>(tile + r * T::stride + k * 16) = make_uint4(words[0], words[1], words[2], words[3]);
   }
