@@ -3,10 +3,18 @@
 // packed half precision: two pixels per 32-bit register, one instruction for
 // both. fused_plan.hpp says which blur this serves and proves its error bound.
 //
-// A warp owns a strip of 32 x NB bytes of every row (NB bytes per lane: 8 for
-// gray, 16 for RGBA); its two end lanes only supply their sums to their
-// neighbours, so 30 x NB bytes are written per row. The warp walks ROWS output
-// rows down, ROWS + 4 input rows, loading each AHEAD rows before its use.
+// A warp owns a strip of 32 x NB bytes of every row (NB bytes per lane); its
+// two end lanes only supply their sums to their neighbours, so 30 x NB bytes
+// are written per row. Where a warp's rows come from is the difference
+// between the two kernels here:
+//  * block tiles (blur_half2_tile, the variants fused and fused_rgba): a
+//    block of 4 warps brings its 4 x ROWS output rows and their 4 halo rows
+//    into shared memory at once, every thread copying 16-byte chunks by
+//    cp.async, then each warp walks its rows out of shared memory;
+//  * warp strips (blur_half2_strip, fused_strip and fused_rgba_strip, and
+//    with ASYNC the cp.async candidates): each warp walks ROWS output rows
+//    down, ROWS + 4 input rows, loading each AHEAD rows before its use.
+// Both compute a row with out_row.
 //
 // Per 32-bit register, two bytes as a half2 pair:
 //  * unpack: one byte permute (PRMT) makes 0x64bb 0x64bb, the halves
@@ -25,10 +33,11 @@
 // RGBA's (B, A) pairs give alpha the taps (0, 0, 1, 0, 0) and the bias 1024:
 // alpha passes through unchanged at no cost.
 //
-// Blocks whose strips lie wholly inside aligned rows (all but the last column
-// of blocks, typically) run a body without the byte-by-byte edge paths: the
+// Strips lying wholly inside aligned rows (all but the last column of
+// blocks, typically) run a body without the byte-by-byte edge paths: the
 // edge code in every row costs 3-6% (measured on the H200) in instruction
-// cache and branches.
+// cache and branches. The tiles keep one body: their edges are handled when
+// the tile is filled.
 #include <climits>
 #include <cstdint>
 #include <iterator>
