@@ -69,10 +69,10 @@ void check_extremes(const std::string& variant, Api api) {
   }
 }
 
-// Candidates (gray and RGBA) in one API: the extremes, the goldens, and
-// awkward sizes at the radii of the packed-half path and one float radius
+// Packed-half variants (gray and RGBA) in one API: the extremes, the goldens,
+// and awkward sizes at the radii of the packed-half path and one float radius
 // (the fallback).
-void check_candidates(Api api, std::initializer_list<const char*> variants) {
+void check_packed_half_variants(Api api, std::initializer_list<const char*> variants) {
   for (const char* variant : variants) {
     check_extremes(variant, api);
     gauss::test::check_on_goldens(chapter(), variant, api);
@@ -130,21 +130,21 @@ TEST_CASE("10_capstone: CUDA fused on awkward sizes, radii 1 to 16", "[ch10][.][
 // ahead in shared memory; edge lanes store their bytes there by hand, so the
 // ragged sizes and the top and bottom rows (clamped) are the cases to check.
 TEST_CASE("10_capstone: OpenCL cp.async candidates on extremes, goldens and awkward sizes", "[ch10][opencl]") {
-  check_candidates(Api::OpenCL, {"fused_async", "fused_rgba_async"});
+  check_packed_half_variants(Api::OpenCL, {"fused_async", "fused_rgba_async"});
 }
 
 TEST_CASE("10_capstone: CUDA cp.async candidates on extremes, goldens and awkward sizes", "[ch10][.][cuda]") {
-  check_candidates(Api::Cuda, {"fused_async", "fused_rgba_async"});
+  check_packed_half_variants(Api::Cuda, {"fused_async", "fused_rgba_async"});
 }
 
 // The warp strips (the step before the block tiles): rows ahead in
-// registers, edge lanes byte by byte; the same checks as the candidates.
+// registers, edge lanes byte by byte; the same checks as the cp.async ones.
 TEST_CASE("10_capstone: OpenCL warp strips on extremes, goldens and awkward sizes", "[ch10][opencl]") {
-  check_candidates(Api::OpenCL, {"fused_strip", "fused_rgba_strip"});
+  check_packed_half_variants(Api::OpenCL, {"fused_strip", "fused_rgba_strip"});
 }
 
 TEST_CASE("10_capstone: CUDA warp strips on extremes, goldens and awkward sizes", "[ch10][.][cuda]") {
-  check_candidates(Api::Cuda, {"fused_strip", "fused_rgba_strip"});
+  check_packed_half_variants(Api::Cuda, {"fused_strip", "fused_rgba_strip"});
 }
 
 TEST_CASE("10_capstone: the main line's step is marked", "[ch10]") {
