@@ -306,7 +306,7 @@ __global__ void __launch_bounds__(32 * kWarps, MIN_BLOCKS)
     half2_strip<C, NB, ROWS, AHEAD, true, ASYNC>(in, out, width, height, pitch, aligned, hw, slots);
 }
 
-// Block tiles (the candidates fused_tile, fused_rgba_tile): the block's
+// Block tiles (the variants fused, fused_rgba at radius 2): the block's
 // kWarps x ROWS output rows and their 4 halo rows, 32 x NB bytes wide, come
 // into shared memory at once, every thread copying 16-byte chunks by
 // cp.async; after one barrier each warp walks its rows out of shared memory.
@@ -316,8 +316,9 @@ __global__ void __launch_bounds__(32 * kWarps, MIN_BLOCKS)
 // A tile row starts at the 16-byte boundary at or before lane 0's first byte
 // (lane 0 starts at 30 NB x - NB: 8 bytes past a boundary where NB = 8, so
 // that tile rows are one chunk wider). Chunks wholly inside an aligned row
-// come by cp.async; the rest (the image's left and right edges, rows whose
-// pitch is not a multiple of 16) byte by byte with the column clamped, spread
+// come by cp.async; chunks wholly outside it are its edge pixel repeated; the
+// rest (chunks straddling the image's left or right edge, rows whose pitch is
+// not a multiple of 16) byte by byte with the column clamped. Both are spread
 // over every thread so no warp waits on one lane's loop.
 template <int NB>
 struct TileShape {
