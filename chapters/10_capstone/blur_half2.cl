@@ -537,7 +537,12 @@ inline void fill_tile(__global const uchar* restrict in, int width, int height, 
                 words[j / 4] |= (uint)row[clamp(x, 0, width - 1) * CHANNELS + channel] << (8 * (j % 4));
             }
         }
-        *(__local uint4*)(tile + r * TILE_STRIDE + k * 16) = (uint4)(words[0], words[1], words[2], words[3]);
+        /* Word stores: Oclgrind 21.10 takes a vector built from words set on
+         * two paths for uninitialised (its values are right); edge chunks are
+         * few, so the four stores cost nothing measurable. */
+        for (int j = 0; j < 4; ++j) {
+            ((__local uint*)(tile + r * TILE_STRIDE + k * 16))[j] = words[j];
+        }
     }
 #if USE_CP_ASYNC
     WAIT_COPIES(0);
