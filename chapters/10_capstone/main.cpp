@@ -167,6 +167,20 @@ gauss::OpenClLaunch fused_strip_opencl(gauss::OpenClSession& cl, const gauss::Pr
   return half2_opencl_with(cl, p, strip_half2_knobs(cl, p.image.channels));
 }
 
+#ifdef GAUSS_HAVE_CUDA
+// A packed-half CUDA kernel (blur_half2.cuh: each launcher returns false for
+// a blur it does not serve), the float kernel for every other blur.
+using Half2Launcher = bool (*)(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem,
+                               cudaStream_t stream);
+gauss::CudaSetup half2_or_f32_cuda(Half2Launcher launch_half2) {
+  return [launch_half2](const gauss::Problem& p) -> gauss::CudaLaunch {
+    return [p, launch_half2](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+      if (!launch_half2(in, out, p, stream)) launch_blur_fused(in, out, p, stream);
+    };
+  };
+}
+#endif
+
 }  // namespace
 
 gauss::Chapter make_chapter() {
@@ -211,11 +225,7 @@ gauss::Chapter make_chapter() {
                      fused_f32_opencl);
   chapter.add_opencl("fused_rgba_f32", "the same on RGBA", fused_f32_opencl).format = gauss::PixelFormat::Rgba;
 #ifdef GAUSS_HAVE_CUDA
-  auto fused_cuda = [](const gauss::Problem& p) -> gauss::CudaLaunch {
-    return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-      if (!launch_blur_half2(in, out, p, stream)) launch_blur_fused(in, out, p, stream);
-    };
-  };
+  const gauss::CudaSetup fused_cuda = half2_or_f32_cuda(launch_blur_half2);
   auto fused_f32_cuda = [](const gauss::Problem& p) -> gauss::CudaLaunch {
     return
         [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) { launch_blur_fused(in, out, p, stream); };
@@ -227,20 +237,12 @@ gauss::Chapter make_chapter() {
   // Candidates: the same packed-half strips with the rows ahead brought into
   // shared memory by cp.async, so loads in flight hold no register (README,
   // section "Loads in flight without registers").
-  auto fused_async_cuda = [](const gauss::Problem& p) -> gauss::CudaLaunch {
-    return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-      if (!launch_blur_half2_async(in, out, p, stream)) launch_blur_fused(in, out, p, stream);
-    };
-  };
+  const gauss::CudaSetup fused_async_cuda = half2_or_f32_cuda(launch_blur_half2_async);
   chapter.add_cuda("fused_async", "fused with the rows ahead in shared memory by cp.async, not in registers",
                    fused_async_cuda);
   chapter.add_cuda("fused_rgba_async", "the same on RGBA", fused_async_cuda).format = gauss::PixelFormat::Rgba;
   // The step before: warp strips, each warp loading its own rows ahead.
-  auto fused_strip_cuda = [](const gauss::Problem& p) -> gauss::CudaLaunch {
-    return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-      if (!launch_blur_half2_strips(in, out, p, stream)) launch_blur_fused(in, out, p, stream);
-    };
-  };
+  const gauss::CudaSetup fused_strip_cuda = half2_or_f32_cuda(launch_blur_half2_strips);
   chapter.add_cuda("fused_strip", "packed-half warp strips, rows ahead in registers (fused until 2026-11-26)",
                    fused_strip_cuda);
   chapter.add_cuda("fused_rgba_strip", "the same on RGBA", fused_strip_cuda).format = gauss::PixelFormat::Rgba;

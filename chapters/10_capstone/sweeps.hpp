@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fused_plan.hpp"
@@ -181,6 +182,27 @@ inline void size_sweep(gauss::SectionContext& context, const gauss::Chapter& cha
 #endif
 }
 
+// A point of the sections below: `fused` in another shape or with one choice
+// taken back, checked like `fused` (float tolerance).
+inline gauss::Variant fused_point(gauss::OpenClSetup setup) {
+  gauss::Variant v;
+  v.name = "fused";
+  v.api = gauss::Api::OpenCL;
+  v.tolerance = gauss::kFloatTolerance;
+  v.opencl = std::move(setup);
+  return v;
+}
+#ifdef GAUSS_HAVE_CUDA
+inline gauss::Variant fused_point(gauss::CudaSetup setup) {
+  gauss::Variant v;
+  v.name = "fused";
+  v.api = gauss::Api::Cuda;
+  v.tolerance = gauss::kFloatTolerance;
+  v.cuda = std::move(setup);
+  return v;
+}
+#endif
+
 // --- Shapes: how the launch shape was chosen (radius 2) ----------------------
 inline void shapes(gauss::SectionContext& context, const ShapedOpenCl& fused_opencl_shaped) {
   const gauss::RunSettings settings{context.options.warmup, context.options.repeat, 0.0};
@@ -197,13 +219,10 @@ inline void shapes(gauss::SectionContext& context, const ShapedOpenCl& fused_ope
       for (int rows : {16, 32})
         for (int ahead : {0, 4, 6, 8}) {
           if (input.channels == 4 && ahead == 4) continue;  // RGBA: 0, 6, 8
-          gauss::Variant v;
-          v.name = "fused";
-          v.api = gauss::Api::OpenCL;
-          v.tolerance = gauss::kFloatTolerance;
-          v.opencl = [rows, ahead, fused_opencl_shaped](gauss::OpenClSession& cl, const gauss::Problem& p) {
-            return fused_opencl_shaped(cl, p, rows, ahead);
-          };
+          const gauss::Variant v =
+              fused_point([rows, ahead, fused_opencl_shaped](gauss::OpenClSession& cl, const gauss::Problem& p) {
+                return fused_opencl_shaped(cl, p, rows, ahead);
+              });
           const std::string label =
               std::to_string(rows) + " rows, " + (ahead == 0 ? std::string("none") : std::to_string(ahead)) + " ahead";
           points.push_back({label, copy, runner.run(v, blur, reference, settings), gauss::shape_of(input, blur)});
@@ -219,15 +238,11 @@ inline void shapes(gauss::SectionContext& context, const ShapedOpenCl& fused_ope
       gauss::CudaRunner runner(*context.cuda, input);
       const gauss::VariantResult copy = runner.copy(settings);
       for (int shape = 0; shape < fused_shape_count(input.channels); ++shape) {
-        gauss::Variant v;
-        v.name = "fused";
-        v.api = gauss::Api::Cuda;
-        v.tolerance = gauss::kFloatTolerance;
-        v.cuda = [shape](const gauss::Problem& p) -> gauss::CudaLaunch {
+        const gauss::Variant v = fused_point([shape](const gauss::Problem& p) -> gauss::CudaLaunch {
           return [p, shape](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
             launch_fused_shape(in, out, p, shape, stream);
           };
-        };
+        });
         points.push_back({fused_shape_name(input.channels, shape), copy, runner.run(v, blur, reference, settings),
                           gauss::shape_of(input, blur)});
       }
@@ -249,13 +264,6 @@ inline void tile_shapes(gauss::SectionContext& context, const KnobbedOpenCl& hal
   for (gauss::PixelFormat format : {gauss::PixelFormat::Gray, gauss::PixelFormat::Rgba}) {
     const gauss::Image input = gauss::convert(context.input, format);
     const gauss::Image reference = gauss::blur_reference(input, blur);
-    auto point_variant = [](gauss::Api api) {
-      gauss::Variant v;
-      v.name = "fused";
-      v.api = api;
-      v.tolerance = gauss::kFloatTolerance;
-      return v;
-    };
     if (context.opencl != nullptr) {
       gauss::OpenClRunner runner(*context.opencl, input);
       const gauss::VariantResult copy = runner.copy(settings);
@@ -267,10 +275,9 @@ inline void tile_shapes(gauss::SectionContext& context, const KnobbedOpenCl& hal
             shapes.push_back({lane_bytes, rows, 0, shipped.ptx, false, true});
       std::vector<gauss::SweepPoint> points;
       for (const HalfKnobs& knobs : shapes) {
-        gauss::Variant v = point_variant(gauss::Api::OpenCL);
-        v.opencl = [knobs, half2_opencl](gauss::OpenClSession& cl, const gauss::Problem& p) {
+        const gauss::Variant v = fused_point([knobs, half2_opencl](gauss::OpenClSession& cl, const gauss::Problem& p) {
           return half2_opencl(cl, p, knobs);
-        };
+        });
         const std::string label = std::to_string(knobs.lane_bytes) + " B, " + std::to_string(knobs.rows) + " rows" +
                                   (points.empty() ? " (shipped)" : "");
         points.push_back({label, copy, runner.run(v, blur, reference, settings), gauss::shape_of(input, blur)});
@@ -284,12 +291,11 @@ inline void tile_shapes(gauss::SectionContext& context, const KnobbedOpenCl& hal
       const gauss::VariantResult copy = runner.copy(settings);
       std::vector<gauss::SweepPoint> points;
       for (int shape = 0; shape < half2_tile_shape_count(input.channels); ++shape) {
-        gauss::Variant v = point_variant(gauss::Api::Cuda);
-        v.cuda = [shape](const gauss::Problem& p) -> gauss::CudaLaunch {
+        const gauss::Variant v = fused_point([shape](const gauss::Problem& p) -> gauss::CudaLaunch {
           return [p, shape](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
             launch_blur_half2_tile_shape(in, out, p, shape, stream);
           };
-        };
+        });
         points.push_back({half2_tile_shape_name(input.channels, shape), copy, runner.run(v, blur, reference, settings),
                           gauss::shape_of(input, blur)});
       }
@@ -333,13 +339,10 @@ inline void ablation(gauss::SectionContext& context, const gauss::Chapter& chapt
       if (shipped.ptx) rows.push_back({"- inline PTX: portable OpenCL C, no shuffles, no cp.async (10)", portable});
       std::vector<gauss::SweepPoint> points;
       for (const Knocked& row : rows) {
-        gauss::Variant v;
-        v.name = "fused";
-        v.api = gauss::Api::OpenCL;
-        v.tolerance = gauss::kFloatTolerance;
-        v.opencl = [knobs = row.knobs, half2_opencl](gauss::OpenClSession& cl, const gauss::Problem& p) {
-          return half2_opencl(cl, p, knobs);
-        };
+        const gauss::Variant v =
+            fused_point([knobs = row.knobs, half2_opencl](gauss::OpenClSession& cl, const gauss::Problem& p) {
+              return half2_opencl(cl, p, knobs);
+            });
         points.push_back({row.label, copy, runner.run(v, blur, reference, settings), gauss::shape_of(input, blur)});
       }
       points.push_back({"- packed halves: float sums (10, fused_f32)", copy,
@@ -362,15 +365,11 @@ inline void ablation(gauss::SectionContext& context, const gauss::Chapter& chapt
       std::vector<gauss::SweepPoint> points;
       for (const auto& [which, label] : rows) {
         if (!half2_ablation_applies(which, input.channels)) continue;
-        gauss::Variant v;
-        v.name = "fused";
-        v.api = gauss::Api::Cuda;
-        v.tolerance = gauss::kFloatTolerance;
-        v.cuda = [which = which](const gauss::Problem& p) -> gauss::CudaLaunch {
+        const gauss::Variant v = fused_point([which = which](const gauss::Problem& p) -> gauss::CudaLaunch {
           return [p, which](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
             launch_blur_half2_ablated(which, in, out, p, stream);
           };
-        };
+        });
         points.push_back({label, copy, runner.run(v, blur, reference, settings), gauss::shape_of(input, blur)});
       }
       points.push_back({"- packed halves: float sums (10, fused_f32)", copy,
