@@ -1,5 +1,5 @@
 // The same kernels timed as the chapter times them (3 warm-ups, 30 runs back
-// to back over 5 buffer pairs, events around each, one synchronisation at the
+// to back over 5 buffer pairs (SETS below), events around each, one synchronisation at the
 // end, median), with one thing varied at a time:
 //   back_to_back WIDTH HEIGHT LIST VALUE...
 // VALUE is, per row of the table it prints:
@@ -12,7 +12,17 @@
 //               that launch attribute (remote memory-sync domain, high priority,
 //               clusters of 2 blocks, programmatic stream serialisation);
 //   BATCH=1     also the same runs with no events between them ("/b": one event
-//               pair around the 30, divided by 30).
+//               pair around the 30, divided by 30);
+//   SETS=N      N buffer pairs in turn instead of 5 (SETS=1 with an image whose
+//               input and output fit in the L2 cache: the kernels with DRAM out
+//               of the way);
+//   INPLACE=1   every kernel writes over its input (a timing only: the blur's
+//               output is then wrong, its instructions and launch the same, as
+//               its control flow does not depend on the pixels): the whole
+//               image's input and output in 30 MB, which the L2 cache holds;
+//   PITCH=N     rows N bytes apart instead of width x channels (with N below a
+//               row's bytes the rows overlap: RGBA's whole image with PITCH=6720
+//               and INPLACE=1 lies in 30 MB, for the same instructions).
 // LIST as in interleaved.cpp; kind clT is the OpenCL kernel with ctaid.x and
 // ctaid.y swapped in its PTX (run.sh makes it), launched with the grid's x and
 // y swapped: bands before strips.
@@ -113,19 +123,20 @@ int main(int argc, char** argv) {
         }
       }
     }
-    const int sets = 5;
+    const int sets = std::getenv("SETS") ? std::max(1, std::atoi(std::getenv("SETS"))) : 5;
     std::vector<CUdeviceptr> pools(sets), ins(sets), outs(sets);
     for (int s = 0; s < sets; ++s) {
       CHECK(cuMemAlloc(&pools[s], out_start + two_mib * 4 + bytes));
       ins[s] = pools[s];
-      outs[s] = pools[s] + out_start + delta;
+      outs[s] = std::getenv("INPLACE") ? ins[s] : pools[s] + out_start + delta;
       CHECK(cuMemcpyHtoD(ins[s], host.data(), bytes));
     }
     std::printf("%-10ld", delta);
     for (Kernel& k : kernels) {
       auto launch = [&](int set) {
         CUdeviceptr in = ins[set], out = outs[set];
-        int w = width, h = height, pitch = width * k.channels, aligned_i = 1;
+        int w = width, h = height, pitch = std::getenv("PITCH") ? std::atoi(std::getenv("PITCH")) : width * k.channels,
+            aligned_i = 1;
         unsigned char aligned_b = 1;
         unsigned nbytes = unsigned(bytes);
         if (k.kind == "copy") {
@@ -136,7 +147,14 @@ int main(int argc, char** argv) {
         }
         void* params_cl[] = {&in, &out, &w, &h, &pitch, &aligned_i, &hw};
         void* params_cu[] = {&in, &out, &w, &h, &pitch, &aligned_b, &hw};
-        const unsigned gx = (pitch + 30 * k.nb - 1) / (30 * k.nb), gy = (h + 4 * k.rows - 1) / (4 * k.rows);
+        const unsigned gx = (w * k.channels + 30 * k.nb - 1) / (30 * k.nb), gy = (h + 4 * k.rows - 1) / (4 * k.rows);
+        if (k.kind == "ring") {  // persistent blocks: as many as fit on the device at once
+          int per_sm = 0, sms = 0;
+          CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.fn, 128, 0));
+          CHECK(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev));
+          CHECK(cuLaunchKernel(k.fn, unsigned(per_sm * sms), 1, 1, 32, 4, 1, 0, nullptr, params_cu, nullptr));
+          return;
+        }
         if (const char* mode_c = std::getenv("MODE"); mode_c && std::string(mode_c) != "none") {
           const std::string mode = mode_c;
           CUlaunchAttribute attr{};

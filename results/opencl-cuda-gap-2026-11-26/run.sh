@@ -83,3 +83,79 @@ echo "== 4. no events between the runs (/b)"
 BATCH=1 ./back_to_back 6720 4480 place.list 0 0 0
 echo "== 5. launch attributes"
 for mode in none domain prio cluster2 pss none; do echo "-- $mode"; MODE=$mode ./back_to_back 6720 4480 attrs.list 0 0; done
+echo "== 6. DRAM out of the way: input and output in the L2 cache (one buffer pair, SETS=1), against five pairs"
+# Every gray tile shape the chapter compiles (16 or 8 bytes a lane, rows per warp, blocks per SM floor).
+{
+  echo "copy $work/cl_copy.ptx copy_bytes copy 1 16 4"
+  for shape in "16 4 6" "16 4 8" "16 4 4" "16 2 8" "16 8 6" "8 4 8" "8 8 8" "8 4 6"; do
+    read -r nb rows minb <<< "$shape"
+    echo "g${nb}x${rows}m$minb $work/cuda.cubin $(entry "Li1ELi${nb}ELi${rows}ELi${minb}ELb0") cu 1 $nb $rows"
+  done
+  echo "cl_ptx $work/cl_gray.ptx blur_half2 cl 1 16 4"
+} > "$work/shapes.list"
+echo "-- gray 6720x4480, each kernel writing over its input (INPLACE): 30 MB, in L2"
+INPLACE=1 SETS=1 ./back_to_back 6720 4480 shapes.list 0 0 0
+echo "-- the same with rows 1680 bytes apart (they overlap): 7.5 MB"
+INPLACE=1 SETS=1 PITCH=1680 ./back_to_back 6720 4480 shapes.list 0 0
+echo "-- gray 6720x4480 as the chapter runs it (five pairs, DRAM)"
+./back_to_back 6720 4480 shapes.list 0 0 0
+echo "-- gray, in place in DRAM (five pairs): writing over the input costs nothing by itself"
+INPLACE=1 ./back_to_back 6720 4480 attrs.list 0 0
+echo "-- RGBA 6720x4480 in place, rows 6720 bytes apart: 30 MB, in L2"
+INPLACE=1 SETS=1 PITCH=6720 ./back_to_back 6720 4480 rgba.list 0 0 0
+echo "-- RGBA 6720x4480 as the chapter runs it (two pairs, DRAM)"
+SETS=2 ./back_to_back 6720 4480 rgba.list 0 0
+echo "-- smaller images, one pair in L2 against five in DRAM"
+for sets in 1 5; do
+  for h in 560 1120 1680 2240; do echo "gray 6720x$h SETS=$sets"; SETS=$sets ./back_to_back 6720 "$h" attrs.list 0 | tail -1; done
+  for h in 140 280 420 560; do echo "RGBA 6720x$h SETS=$sets"; SETS=$sets ./back_to_back 6720 "$h" rgba.list 0 | tail -1; done
+done
+echo "== 7. where the floor goes: the gray tile with a stage left out, and persistent blocks with two tile buffers"
+# stages-and-ring.patch: STAGE=1 fill only, 2 no fill (the tile's garbage), 3 no stores (kept alive by a test that
+# never holds); and blur_half2_ring, persistent blocks that fill tile t + grid while they compute tile t.
+cd "$here/../.."
+cp chapters/10_capstone/blur_half2.cu "$work/stage.cu"
+patch -s "$work/stage.cu" < "$here/stages-and-ring.patch"
+for stage in 0 1 2 3; do
+  nvcc "${flags[@]}" -DSTAGE=$stage -arch=sm_90 -cubin "$work/stage.cu" -o "$work/stage$stage.cubin"
+done
+cd "$work"
+kernel() { grep -aoE "_ZN[A-Za-z0-9_]*blur_half2_$1I$2EE[A-Za-z0-9_]*HalfWeightsE" stage0.cubin | awk "NR == 1"; }
+{
+  echo "copy $work/cl_copy.ptx copy_bytes copy 1 16 4"
+  for rows in 4 8; do
+    for stage in 0 1 2 3; do
+      echo "r${rows}_s$stage $work/stage$stage.cubin $(kernel tile "Li1ELi16ELi${rows}ELi6ELb0") cu 1 16 $rows"
+    done
+  done
+} > stages.list
+{
+  echo "copy $work/cl_copy.ptx copy_bytes copy 1 16 4"
+  echo "tile_r4m6 $work/stage0.cubin $(kernel tile Li1ELi16ELi4ELi6ELb0) cu 1 16 4"
+  echo "tile_r8m6 $work/stage0.cubin $(kernel tile Li1ELi16ELi8ELi6ELb0) cu 1 16 8"
+  for shape in "4 6" "8 6" "4 4" "8 4"; do
+    read -r rows minb <<< "$shape"
+    echo "ring_r${rows}m$minb $work/stage0.cubin $(kernel ring "Li1ELi16ELi${rows}ELi$minb") ring 1 16 $rows"
+  done
+} > ring_gray.list
+{
+  echo "copy $work/cl_copy.ptx copy_bytes copy 4 16 4"
+  echo "tile_8x8m8 $work/stage0.cubin $(kernel tile Li4ELi8ELi8ELi8ELb0) cu 4 8 8"
+  echo "tile_16x8m6 $work/stage0.cubin $(kernel tile Li4ELi16ELi8ELi6ELb0) cu 4 16 8"
+  echo "ring_8x8m8 $work/stage0.cubin $(kernel ring Li4ELi8ELi8ELi8) ring 4 8 8"
+  echo "ring_16x8m4 $work/stage0.cubin $(kernel ring Li4ELi16ELi8ELi4) ring 4 16 8"
+} > ring_rgba.list
+echo "-- stages: 0 whole, 1 fill only, 2 no fill, 3 no stores"
+echo "in L2, in place, 30 MB"; INPLACE=1 SETS=1 ./back_to_back 6720 4480 stages.list 0 0
+echo "in L2, rows overlapped, 7.5 MB"; INPLACE=1 SETS=1 PITCH=1680 ./back_to_back 6720 4480 stages.list 0 0
+echo "DRAM"; ./back_to_back 6720 4480 stages.list 0 0
+echo "-- persistent blocks, two tile buffers (outputs compared with the tile's)"
+./interleaved 6720 4480 ring_gray.list 20
+./interleaved 6736 4481 ring_gray.list 5 | grep -i differ || echo "6736x4481: every output equal"
+./interleaved 6720 4480 ring_rgba.list 20
+./interleaved 1000 37 ring_rgba.list 5 | grep -i differ || echo "RGBA 1000x37: every output equal"
+echo "in L2, in place, 30 MB"; INPLACE=1 SETS=1 ./back_to_back 6720 4480 ring_gray.list 0 0
+echo "in L2, rows overlapped, 7.5 MB"; INPLACE=1 SETS=1 PITCH=1680 ./back_to_back 6720 4480 ring_gray.list 0 0
+echo "DRAM"; ./back_to_back 6720 4480 ring_gray.list 0 0 0
+echo "RGBA in L2, rows overlapped, 30 MB"; INPLACE=1 SETS=1 PITCH=6720 ./back_to_back 6720 4480 ring_rgba.list 0 0
+echo "RGBA DRAM"; SETS=2 ./back_to_back 6720 4480 ring_rgba.list 0 0 0
