@@ -8,9 +8,10 @@
 //   CARVE=1     the preferred shared-memory carveout in percent (-1 the driver's
 //               choice, -2 prefer shared, -3 prefer L1) of every blur;
 // and with
-//   MODE=domain|prio|cluster2|pss  every blur launched by cuLaunchKernelEx with
-//               that launch attribute (remote memory-sync domain, high priority,
-//               clusters of 2 blocks, programmatic stream serialisation);
+//   MODE=domain|prio|cluster2|pss|apw  every blur launched by cuLaunchKernelEx
+//               with that launch attribute (remote memory-sync domain, high
+//               priority, clusters of 2 blocks, programmatic stream
+//               serialisation, its output in a streaming L2 access-policy window);
 //   BATCH=1     also the same runs with no events between them ("/b": one event
 //               pair around the 30, divided by 30);
 //   SETS=N      N buffer pairs in turn instead of 5 (SETS=1 with an image whose
@@ -91,6 +92,9 @@ int main(int argc, char** argv) {
     kernels.push_back(k);
   }
   const int channels = kernels.front().channels;
+  int window_max = 0;
+  CHECK(cuDeviceGetAttribute(&window_max, CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE, dev));
+  if (std::getenv("MODE")) std::printf("largest access-policy window: %d bytes\n", window_max);
   const size_t bytes = size_t(width) * height * channels;
   const size_t two_mib = size_t(2) << 20;
   const size_t out_start = (bytes + two_mib - 1) / two_mib * two_mib;
@@ -169,6 +173,13 @@ int main(int argc, char** argv) {
             attr.value.clusterDim.x = 2;
             attr.value.clusterDim.y = 1;
             attr.value.clusterDim.z = 1;
+          } else if (mode == "apw") {  // the output in an L2 access-policy window, streaming (evict first)
+            attr.id = CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW;
+            attr.value.accessPolicyWindow.base_ptr = reinterpret_cast<void*>(out);
+            attr.value.accessPolicyWindow.num_bytes = std::min<size_t>(bytes, size_t(window_max));
+            attr.value.accessPolicyWindow.hitRatio = 1.0f;
+            attr.value.accessPolicyWindow.hitProp = CU_ACCESS_PROPERTY_STREAMING;
+            attr.value.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_STREAMING;
           } else if (mode == "pss") {
             attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
             attr.value.programmaticStreamSerializationAllowed = 1;

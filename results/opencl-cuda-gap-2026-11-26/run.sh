@@ -82,7 +82,7 @@ CARVE=1 ./back_to_back 6720 4480 place.list -1 0 25 50 60 70 80 90 100 -2 -3 -1
 echo "== 4. no events between the runs (/b)"
 BATCH=1 ./back_to_back 6720 4480 place.list 0 0 0
 echo "== 5. launch attributes"
-for mode in none domain prio cluster2 pss none; do echo "-- $mode"; MODE=$mode ./back_to_back 6720 4480 attrs.list 0 0; done
+for mode in none domain prio cluster2 pss apw none; do echo "-- $mode"; MODE=$mode ./back_to_back 6720 4480 attrs.list 0 0; done
 echo "== 6. DRAM out of the way: input and output in the L2 cache (one buffer pair, SETS=1), against five pairs"
 # Every gray tile shape the chapter compiles (16 or 8 bytes a lane, rows per warp, blocks per SM floor).
 {
@@ -112,13 +112,15 @@ for sets in 1 5; do
 done
 echo "== 7. where the floor goes: the gray tile with a stage left out, and persistent blocks with two tile buffers"
 # stages-and-ring.patch: STAGE=1 fill only, 2 no fill (the tile's garbage), 3 no stores (kept alive by a test that
-# never holds); and blur_half2_ring, persistent blocks that fill tile t + grid while they compute tile t.
+# never holds); STORE_CS: streaming stores (st.global.cs); and blur_half2_ring, persistent blocks that fill tile
+# t + grid while they compute tile t.
 cd "$here/../.."
 cp chapters/10_capstone/blur_half2.cu "$work/stage.cu"
 patch -s "$work/stage.cu" < "$here/stages-and-ring.patch"
 for stage in 0 1 2 3; do
   nvcc "${flags[@]}" -DSTAGE=$stage -arch=sm_90 -cubin "$work/stage.cu" -o "$work/stage$stage.cubin"
 done
+nvcc "${flags[@]}" -DSTAGE=0 -DSTORE_CS -arch=sm_90 -cubin "$work/stage.cu" -o "$work/stage_cs.cubin"
 cd "$work"
 kernel() { grep -aoE "_ZN[A-Za-z0-9_]*blur_half2_$1I$2EE[A-Za-z0-9_]*HalfWeightsE" stage0.cubin | awk "NR == 1"; }
 {
@@ -145,6 +147,14 @@ kernel() { grep -aoE "_ZN[A-Za-z0-9_]*blur_half2_$1I$2EE[A-Za-z0-9_]*HalfWeights
   echo "ring_8x8m8 $work/stage0.cubin $(kernel ring Li4ELi8ELi8ELi8) ring 4 8 8"
   echo "ring_16x8m4 $work/stage0.cubin $(kernel ring Li4ELi16ELi8ELi4) ring 4 16 8"
 } > ring_rgba.list
+{
+  echo "copy $work/cl_copy.ptx copy_bytes copy 1 16 4"
+  echo "r4 $work/stage0.cubin $(kernel tile Li1ELi16ELi4ELi6ELb0) cu 1 16 4"
+  echo "r4_cs $work/stage_cs.cubin $(kernel tile Li1ELi16ELi4ELi6ELb0) cu 1 16 4"
+  echo "r8 $work/stage0.cubin $(kernel tile Li1ELi16ELi8ELi6ELb0) cu 1 16 8"
+  echo "r8_cs $work/stage_cs.cubin $(kernel tile Li1ELi16ELi8ELi6ELb0) cu 1 16 8"
+  echo "cl_ptx $work/cl_gray.ptx blur_half2 cl 1 16 4"
+} > stores.list
 echo "-- stages: 0 whole, 1 fill only, 2 no fill, 3 no stores"
 echo "in L2, in place, 30 MB"; INPLACE=1 SETS=1 ./back_to_back 6720 4480 stages.list 0 0
 echo "in L2, rows overlapped, 7.5 MB"; INPLACE=1 SETS=1 PITCH=1680 ./back_to_back 6720 4480 stages.list 0 0
@@ -159,3 +169,7 @@ echo "in L2, rows overlapped, 7.5 MB"; INPLACE=1 SETS=1 PITCH=1680 ./back_to_bac
 echo "DRAM"; ./back_to_back 6720 4480 ring_gray.list 0 0 0
 echo "RGBA in L2, rows overlapped, 30 MB"; INPLACE=1 SETS=1 PITCH=6720 ./back_to_back 6720 4480 ring_rgba.list 0 0
 echo "RGBA DRAM"; SETS=2 ./back_to_back 6720 4480 ring_rgba.list 0 0 0
+echo "-- streaming stores (st.global.cs), and the output in a streaming access-policy window (apw)"
+for mode in none apw; do echo "DRAM, MODE=$mode"; MODE=$mode ./back_to_back 6720 4480 stores.list 0 0 0; done
+echo "6736, DRAM"; ./back_to_back 6736 4480 stores.list 0 0
+echo "in L2, in place, 30 MB"; INPLACE=1 SETS=1 ./back_to_back 6720 4480 stores.list 0 0
