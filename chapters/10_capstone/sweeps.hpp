@@ -201,6 +201,29 @@ inline gauss::Variant fused_point(gauss::CudaSetup setup) {
   v.cuda = std::move(setup);
   return v;
 }
+
+// One CUDA point per shape of a list compiled into blur_fused.cu or
+// blur_half2.cu (count, name and launch by index), each against the copy of
+// the same runner; printed under @p title.
+template <class Launch>
+void cuda_shape_sweep(gauss::SectionContext& context, const gauss::Image& input, const gauss::BlurSpec& blur,
+                      const gauss::Image& reference, const gauss::RunSettings& settings, int count,
+                      const char* (*name)(int channels, int shape), Launch launch, const std::string& title) {
+  gauss::CudaRunner runner(*context.cuda, input);
+  const gauss::VariantResult copy = runner.copy(settings);
+  std::vector<gauss::SweepPoint> points;
+  for (int shape = 0; shape < count; ++shape) {
+    const gauss::Variant v = fused_point([shape, launch](const gauss::Problem& p) -> gauss::CudaLaunch {
+      return [p, shape, launch](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+        launch(in, out, p, shape, stream);
+      };
+    });
+    points.push_back(
+        {name(input.channels, shape), copy, runner.run(v, blur, reference, settings), gauss::shape_of(input, blur)});
+  }
+  context.out << title;
+  gauss::print_sweep(context, "shape", points, context.cuda->name);
+}
 #endif
 
 // --- Shapes: how the launch shape was chosen (radius 2) ----------------------
@@ -233,22 +256,10 @@ inline void shapes(gauss::SectionContext& context, const ShapedOpenCl& fused_ope
       gauss::print_sweep(context, "shape", points, device);
     }
 #ifdef GAUSS_HAVE_CUDA
-    points.clear();
-    if (context.cuda != nullptr) {
-      gauss::CudaRunner runner(*context.cuda, input);
-      const gauss::VariantResult copy = runner.copy(settings);
-      for (int shape = 0; shape < fused_shape_count(input.channels); ++shape) {
-        const gauss::Variant v = fused_point([shape](const gauss::Problem& p) -> gauss::CudaLaunch {
-          return [p, shape](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-            launch_fused_shape(in, out, p, shape, stream);
-          };
-        });
-        points.push_back({fused_shape_name(input.channels, shape), copy, runner.run(v, blur, reference, settings),
-                          gauss::shape_of(input, blur)});
-      }
-      context.out << gauss::name_of(format) << ", CUDA (first row: the shape launch_blur_fused uses):\n";
-      gauss::print_sweep(context, "shape", points, context.cuda->name);
-    }
+    if (context.cuda != nullptr)
+      cuda_shape_sweep(context, input, blur, reference, settings, fused_shape_count(input.channels), fused_shape_name,
+                       launch_fused_shape,
+                       std::string(gauss::name_of(format)) + ", CUDA (first row: the shape launch_blur_fused uses):\n");
 #endif
   }
 }
@@ -286,22 +297,10 @@ inline void tile_shapes(gauss::SectionContext& context, const KnobbedOpenCl& hal
       gauss::print_sweep(context, "shape", points, context.opencl->info.name);
     }
 #ifdef GAUSS_HAVE_CUDA
-    if (context.cuda != nullptr) {
-      gauss::CudaRunner runner(*context.cuda, input);
-      const gauss::VariantResult copy = runner.copy(settings);
-      std::vector<gauss::SweepPoint> points;
-      for (int shape = 0; shape < half2_tile_shape_count(input.channels); ++shape) {
-        const gauss::Variant v = fused_point([shape](const gauss::Problem& p) -> gauss::CudaLaunch {
-          return [p, shape](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-            launch_blur_half2_tile_shape(in, out, p, shape, stream);
-          };
-        });
-        points.push_back({half2_tile_shape_name(input.channels, shape), copy, runner.run(v, blur, reference, settings),
-                          gauss::shape_of(input, blur)});
-      }
-      context.out << gauss::name_of(format) << ", CUDA:\n";
-      gauss::print_sweep(context, "shape", points, context.cuda->name);
-    }
+    if (context.cuda != nullptr)
+      cuda_shape_sweep(context, input, blur, reference, settings, half2_tile_shape_count(input.channels),
+                       half2_tile_shape_name, launch_blur_half2_tile_shape,
+                       std::string(gauss::name_of(format)) + ", CUDA:\n");
 #endif
   }
 }
