@@ -24,180 +24,103 @@
 //   PITCH=N     rows N bytes apart instead of width x channels (with N below a
 //               row's bytes the rows overlap: RGBA's whole image with PITCH=6720
 //               and INPLACE=1 lies in 30 MB, for the same instructions).
-// LIST as in interleaved.cpp; kind clT is the OpenCL kernel with ctaid.x and
-// ctaid.y swapped in its PTX (run.sh makes it), launched with the grid's x and
-// y swapped: bands before strips.
-#include <cuda.h>
-
+// LIST as harness.hpp says (clT: bands before strips); run.sh writes the lists.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <map>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "fused_plan.hpp"
+#include "harness.hpp"
 
-#define CHECK(call)                                                          \
-  do {                                                                       \
-    CUresult r_ = (call);                                                    \
-    if (r_ != CUDA_SUCCESS) {                                                \
-      const char* s_ = nullptr;                                              \
-      cuGetErrorString(r_, &s_);                                             \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, s_); \
-      std::exit(1);                                                          \
-    }                                                                        \
-  } while (0)
+// MODE's launch attribute for a blur writing @p out (@p bytes).
+static CUlaunchAttribute mode_attribute(const std::string& mode, CUdeviceptr out, size_t bytes, int window_max) {
+  CUlaunchAttribute attr{};
+  if (mode == "domain") {
+    attr.id = CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN;
+    attr.value.memSyncDomain = CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE;
+  } else if (mode == "prio") {
+    attr.id = CU_LAUNCH_ATTRIBUTE_PRIORITY;
+    attr.value.priority = -5;
+  } else if (mode == "cluster2") {
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = 2;
+    attr.value.clusterDim.y = 1;
+    attr.value.clusterDim.z = 1;
+  } else if (mode == "apw") {  // the output in an L2 access-policy window, streaming (evict first)
+    attr.id = CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW;
+    attr.value.accessPolicyWindow.base_ptr = reinterpret_cast<void*>(out);
+    attr.value.accessPolicyWindow.num_bytes = std::min<size_t>(bytes, size_t(window_max));
+    attr.value.accessPolicyWindow.hitRatio = 1.0f;
+    attr.value.accessPolicyWindow.hitProp = CU_ACCESS_PROPERTY_STREAMING;
+    attr.value.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_STREAMING;
+  } else if (mode == "pss") {
+    attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attr.value.programmaticStreamSerializationAllowed = 1;
+  } else {
+    std::fprintf(stderr, "MODE: unknown mode %s\n", mode.c_str());
+    std::exit(2);
+  }
+  return attr;
+}
 
-struct Kernel {
-  std::string label, file, entry, kind;
-  int channels = 1, nb = 16, rows = 4;
-  CUfunction fn{};
-};
+// The preferred shared-memory carveout of @p fn: percent, -1 the driver's
+// choice, -2 prefer shared, -3 prefer L1.
+static void set_carveout(CUfunction fn, int carveout) {
+  CHECK(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, carveout >= -1 ? carveout : -1));
+  CHECK(cuFuncSetCacheConfig(fn, carveout == -2   ? CU_FUNC_CACHE_PREFER_SHARED
+                                 : carveout == -3 ? CU_FUNC_CACHE_PREFER_L1
+                                                  : CU_FUNC_CACHE_PREFER_NONE));
+}
 
 int main(int argc, char** argv) {
   if (argc < 5) return 2;
   const int width = std::atoi(argv[1]), height = std::atoi(argv[2]);
-  CHECK(cuInit(0));
-  CUdevice dev;
-  CHECK(cuDeviceGet(&dev, 0));
-  CUcontext ctx;
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
-  std::vector<Kernel> kernels;
-  std::map<std::string, CUmodule> modules;
-  std::ifstream list(argv[3]);
-  for (std::string line; std::getline(list, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    Kernel k;
-    std::istringstream in(line);
-    in >> k.label >> k.file >> k.entry >> k.kind >> k.channels >> k.nb >> k.rows;
-    if (!modules.count(k.file)) {
-      std::ifstream f(k.file, std::ios::binary);
-      std::string image((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-      image.erase(std::remove(image.begin(), image.end(), '\0'), image.end());
-      if (k.file.substr(k.file.size() - 4) != ".ptx") {  // a cubin: keep its bytes
-        std::ifstream g(k.file, std::ios::binary);
-        image.assign((std::istreambuf_iterator<char>(g)), std::istreambuf_iterator<char>());
-      }
-      CUmodule m;
-      CHECK(cuModuleLoadData(&m, image.data()));
-      modules[k.file] = m;
-    }
-    CHECK(cuModuleGetFunction(&k.fn, modules[k.file], k.entry.c_str()));
-    kernels.push_back(k);
-  }
+  const CUdevice dev = open_device();
+  const std::vector<Kernel> kernels = load_kernels(argv[3]);
   const int channels = kernels.front().channels;
+  const char* mode = std::getenv("MODE");
+  const bool with_mode = mode != nullptr && std::string(mode) != "none";
+  const bool carve = std::getenv("CARVE") != nullptr;
+  const bool in_place = std::getenv("INPLACE") != nullptr;
+  const bool batch = std::getenv("BATCH") != nullptr;
+  const int sets = std::getenv("SETS") ? std::max(1, std::atoi(std::getenv("SETS"))) : 5;
+  const int pitch = std::getenv("PITCH") ? std::atoi(std::getenv("PITCH")) : width * channels;
   int window_max = 0;
   CHECK(cuDeviceGetAttribute(&window_max, CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE, dev));
-  if (std::getenv("MODE")) std::printf("largest access-policy window: %d bytes\n", window_max);
+  if (mode != nullptr) std::printf("largest access-policy window: %d bytes\n", window_max);
   const size_t bytes = size_t(width) * height * channels;
   const size_t two_mib = size_t(2) << 20;
   const size_t out_start = (bytes + two_mib - 1) / two_mib * two_mib;
   std::vector<uint8_t> host(bytes);
   std::mt19937 rng(1);
   for (auto& b : host) b = uint8_t(rng());
-  const double w0 = 223.0 / 4096, w1 = 1001.0 / 4096, w2 = 1648.0 / 4096, kk = 1024.0 * (w0 + w1 + w2);
-  fused::HalfWeights hw{fused::half_pair(w0, w0),   fused::half_pair(w1, w1),      fused::half_pair(w2, w2),
-                        fused::half_pair(-kk, -kk), fused::half_pair(w0, 0.0),     fused::half_pair(w1, 0.0),
-                        fused::half_pair(w2, 1.0),  fused::half_pair(-kk, -1024.0)};
+  const fused::HalfWeights hw = default_blur_weights();
   std::printf("%-10s", "delta");
   for (const Kernel& k : kernels) std::printf(" %14s", k.label.c_str());
   std::printf("\n");
   for (int a = 4; a < argc; ++a) {
-    const bool carve = std::getenv("CARVE") != nullptr;
     const long delta = carve ? 0 : std::atol(argv[a]);
-    if (carve) {
-      const int carveout = std::atoi(argv[a]);
-      for (Kernel& k : kernels) {
-        if (k.kind == "copy") continue;
-        if (carveout >= -1) {
-          CHECK(cuFuncSetAttribute(k.fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, carveout));
-          CHECK(cuFuncSetCacheConfig(k.fn, CU_FUNC_CACHE_PREFER_NONE));
-        } else if (carveout == -2) {
-          CHECK(cuFuncSetAttribute(k.fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, -1));
-          CHECK(cuFuncSetCacheConfig(k.fn, CU_FUNC_CACHE_PREFER_SHARED));
-        } else if (carveout == -3) {
-          CHECK(cuFuncSetAttribute(k.fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, -1));
-          CHECK(cuFuncSetCacheConfig(k.fn, CU_FUNC_CACHE_PREFER_L1));
-        }
-      }
-    }
-    const int sets = std::getenv("SETS") ? std::max(1, std::atoi(std::getenv("SETS"))) : 5;
+    if (carve)
+      for (const Kernel& k : kernels)
+        if (k.kind != "copy") set_carveout(k.fn, std::atoi(argv[a]));
     std::vector<CUdeviceptr> pools(sets), ins(sets), outs(sets);
     for (int s = 0; s < sets; ++s) {
       CHECK(cuMemAlloc(&pools[s], out_start + two_mib * 4 + bytes));
       ins[s] = pools[s];
-      outs[s] = std::getenv("INPLACE") ? ins[s] : pools[s] + out_start + delta;
+      outs[s] = in_place ? ins[s] : pools[s] + out_start + delta;
       CHECK(cuMemcpyHtoD(ins[s], host.data(), bytes));
     }
     std::printf("%-10ld", delta);
-    for (Kernel& k : kernels) {
-      auto launch = [&](int set) {
-        CUdeviceptr in = ins[set], out = outs[set];
-        int w = width, h = height, pitch = std::getenv("PITCH") ? std::atoi(std::getenv("PITCH")) : width * k.channels,
-            aligned_i = 1;
-        unsigned char aligned_b = 1;
-        unsigned nbytes = unsigned(bytes);
-        if (k.kind == "copy") {
-          void* params[] = {&in, &out, &nbytes};
-          const unsigned items = nbytes / 16 + nbytes % 16;
-          CHECK(cuLaunchKernel(k.fn, (items + 255) / 256, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr));
-          return;
-        }
-        void* params_cl[] = {&in, &out, &w, &h, &pitch, &aligned_i, &hw};
-        void* params_cu[] = {&in, &out, &w, &h, &pitch, &aligned_b, &hw};
-        const unsigned gx = (w * k.channels + 30 * k.nb - 1) / (30 * k.nb), gy = (h + 4 * k.rows - 1) / (4 * k.rows);
-        if (k.kind == "ring") {  // persistent blocks: as many as fit on the device at once
-          int per_sm = 0, sms = 0;
-          CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.fn, 128, 0));
-          CHECK(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev));
-          CHECK(cuLaunchKernel(k.fn, unsigned(per_sm * sms), 1, 1, 32, 4, 1, 0, nullptr, params_cu, nullptr));
-          return;
-        }
-        if (const char* mode_c = std::getenv("MODE"); mode_c && std::string(mode_c) != "none") {
-          const std::string mode = mode_c;
-          CUlaunchAttribute attr{};
-          if (mode == "domain") {
-            attr.id = CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN;
-            attr.value.memSyncDomain = CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE;
-          } else if (mode == "prio") {
-            attr.id = CU_LAUNCH_ATTRIBUTE_PRIORITY;
-            attr.value.priority = -5;
-          } else if (mode == "cluster2") {
-            attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-            attr.value.clusterDim.x = 2;
-            attr.value.clusterDim.y = 1;
-            attr.value.clusterDim.z = 1;
-          } else if (mode == "apw") {  // the output in an L2 access-policy window, streaming (evict first)
-            attr.id = CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW;
-            attr.value.accessPolicyWindow.base_ptr = reinterpret_cast<void*>(out);
-            attr.value.accessPolicyWindow.num_bytes = std::min<size_t>(bytes, size_t(window_max));
-            attr.value.accessPolicyWindow.hitRatio = 1.0f;
-            attr.value.accessPolicyWindow.hitProp = CU_ACCESS_PROPERTY_STREAMING;
-            attr.value.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_STREAMING;
-          } else if (mode == "pss") {
-            attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-            attr.value.programmaticStreamSerializationAllowed = 1;
-          }
-          CUlaunchConfig config{};
-          config.gridDimX = gx;
-          config.gridDimY = gy;
-          config.gridDimZ = 1;
-          config.blockDimX = 32;
-          config.blockDimY = 4;
-          config.blockDimZ = 1;
-          config.attrs = &attr;
-          config.numAttrs = 1;
-          CHECK(cuLaunchKernelEx(&config, k.fn, k.kind == "cl" ? params_cl : params_cu, nullptr));
-        } else if (k.kind == "clT")  // the same kernel with ctaid.x and ctaid.y swapped: bands fastest
-          CHECK(cuLaunchKernel(k.fn, gy, gx, 1, 32, 4, 1, 0, nullptr, params_cl, nullptr));
-        else
-          CHECK(cuLaunchKernel(k.fn, gx, gy, 1, 32, 4, 1, 0, nullptr, k.kind == "cl" ? params_cl : params_cu, nullptr));
+    for (const Kernel& k : kernels) {
+      auto run = [&](int set) {
+        const bool attributed = with_mode && k.kind != "copy" && k.kind != "ring";
+        const CUlaunchAttribute attr =
+            attributed ? mode_attribute(mode, outs[set], bytes, window_max) : CUlaunchAttribute{};
+        launch(k, dev, ins[set], outs[set], width, height, k.kind == "copy" ? 0 : pitch, unsigned(bytes), hw,
+               attributed ? &attr : nullptr);
       };
       const int warmup = 3, repeat = 30;
       std::vector<CUevent> starts(repeat), stops(repeat);
@@ -207,23 +130,23 @@ int main(int argc, char** argv) {
       }
       for (int r = 0; r < warmup + repeat; ++r) {
         if (r >= warmup) CHECK(cuEventRecord(starts[r - warmup], nullptr));
-        launch(r % sets);
+        run(r % sets);
         if (r >= warmup) CHECK(cuEventRecord(stops[r - warmup], nullptr));
       }
       CHECK(cuCtxSynchronize());
-      if (std::getenv("BATCH")) {  // the same runs with no events between them: one pair around all
-        for (int r = 0; r < warmup; ++r) launch(r % sets);
+      std::vector<float> ms(repeat);
+      for (int r = 0; r < repeat; ++r) CHECK(cuEventElapsedTime(&ms[r], starts[r], stops[r]));
+      if (batch) {  // the same runs with no events between them: one pair around all
+        for (int r = 0; r < warmup; ++r) run(r % sets);
         CHECK(cuEventRecord(starts[0], nullptr));
-        for (int r = 0; r < repeat; ++r) launch(r % sets);
+        for (int r = 0; r < repeat; ++r) run(r % sets);
         CHECK(cuEventRecord(stops[0], nullptr));
         CHECK(cuCtxSynchronize());
         float total = 0;
         CHECK(cuEventElapsedTime(&total, starts[0], stops[0]));
         std::printf(" %8.4f/b", total / repeat);
       }
-      std::vector<float> ms(repeat);
       for (int r = 0; r < repeat; ++r) {
-        CHECK(cuEventElapsedTime(&ms[r], starts[r], stops[r]));
         CHECK(cuEventDestroy(starts[r]));
         CHECK(cuEventDestroy(stops[r]));
       }

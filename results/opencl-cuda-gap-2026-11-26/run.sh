@@ -32,12 +32,13 @@ sed -e 's/%ctaid\.x/%CTAIDX/g; s/%ctaid\.y/%ctaid.x/g; s/%CTAIDX/%ctaid.y/g' "$w
 flags=(-std=c++17 -O3 -DNDEBUG -Ichapters/10_capstone -Icommon/include)
 nvcc "${flags[@]}" -arch=compute_90 -ptx chapters/10_capstone/blur_half2.cu -o "$work/cuda.ptx"
 nvcc "${flags[@]}" -arch=sm_90 -cubin chapters/10_capstone/blur_half2.cu -o "$work/cuda.cubin"
-entry() { grep -m 1 -oE "_ZN[A-Za-z0-9_]*blur_half2_tileI$1EE[A-Za-z0-9_]*HalfWeightsE" "$work/cuda.ptx"; }
-gray6=$(entry Li1ELi16ELi4ELi6ELb0)    # fused (gray): 16-byte lanes, 4 rows, at least 6 blocks per SM
-gray8=$(entry Li1ELi16ELi4ELi8ELb0)
-gray4=$(entry Li1ELi16ELi4ELi4ELb0)
-rgba16=$(entry Li4ELi16ELi8ELi6ELb0)   # RGBA in OpenCL's shape: 16-byte lanes, 8 rows
-rgba8=$(entry Li4ELi8ELi8ELi8ELb0)     # fused_rgba (CUDA): 8-byte lanes, 8 rows, 8 blocks per SM
+# The mangled name of blur_half2_<kind><template arguments> in a PTX or cubin file.
+mangled() { grep -aoE "_ZN[A-Za-z0-9_]*blur_half2_$2I$3EE[A-Za-z0-9_]*HalfWeightsE" "$1" | awk 'NR == 1'; }
+gray6=$(mangled "$work/cuda.ptx" tile Li1ELi16ELi4ELi6ELb0)    # fused (gray): 16-byte lanes, 4 rows, at least 6 blocks per SM
+gray8=$(mangled "$work/cuda.ptx" tile Li1ELi16ELi4ELi8ELb0)
+gray4=$(mangled "$work/cuda.ptx" tile Li1ELi16ELi4ELi4ELb0)
+rgba16=$(mangled "$work/cuda.ptx" tile Li4ELi16ELi8ELi6ELb0)   # RGBA in OpenCL's shape: 16-byte lanes, 8 rows
+rgba8=$(mangled "$work/cuda.ptx" tile Li4ELi8ELi8ELi8ELb0)     # fused_rgba (CUDA): 8-byte lanes, 8 rows, 8 blocks per SM
 
 cat > "$work/gray.list" << EOF
 copy $work/cl_copy.ptx copy_bytes copy 1 16 4
@@ -67,7 +68,8 @@ EOF
 head -3 "$work/place.list" > "$work/attrs.list"
 
 for program in interleaved back_to_back; do
-  nvcc -std=c++17 -O2 -Ichapters/10_capstone -Icommon/include "$here/$program.cpp" -o "$work/$program" -lcuda
+  nvcc -std=c++17 -O2 -Ichapters/10_capstone -Icommon/include "$here/$program.cpp" common/src/blur.cpp \
+    -o "$work/$program" -lcuda
 done
 cd "$work"
 echo "== 1. the code: every kernel in turn, synchronised (interleaved)"
@@ -89,7 +91,7 @@ echo "== 6. DRAM out of the way: input and output in the L2 cache (one buffer pa
   echo "copy $work/cl_copy.ptx copy_bytes copy 1 16 4"
   for shape in "16 4 6" "16 4 8" "16 4 4" "16 2 8" "16 8 6" "8 4 8" "8 8 8" "8 4 6"; do
     read -r nb rows minb <<< "$shape"
-    echo "g${nb}x${rows}m$minb $work/cuda.cubin $(entry "Li1ELi${nb}ELi${rows}ELi${minb}ELb0") cu 1 $nb $rows"
+    echo "g${nb}x${rows}m$minb $work/cuda.cubin $(mangled "$work/cuda.ptx" tile "Li1ELi${nb}ELi${rows}ELi${minb}ELb0") cu 1 $nb $rows"
   done
   echo "cl_ptx $work/cl_gray.ptx blur_half2 cl 1 16 4"
 } > "$work/shapes.list"
@@ -122,37 +124,36 @@ for stage in 0 1 2 3; do
 done
 nvcc "${flags[@]}" -DSTAGE=0 -DSTORE_CS -arch=sm_90 -cubin "$work/stage.cu" -o "$work/stage_cs.cubin"
 cd "$work"
-kernel() { grep -aoE "_ZN[A-Za-z0-9_]*blur_half2_$1I$2EE[A-Za-z0-9_]*HalfWeightsE" stage0.cubin | awk "NR == 1"; }
 {
   echo "copy $work/cl_copy.ptx copy_bytes copy 1 16 4"
   for rows in 4 8; do
     for stage in 0 1 2 3; do
-      echo "r${rows}_s$stage $work/stage$stage.cubin $(kernel tile "Li1ELi16ELi${rows}ELi6ELb0") cu 1 16 $rows"
+      echo "r${rows}_s$stage $work/stage$stage.cubin $(mangled stage0.cubin tile "Li1ELi16ELi${rows}ELi6ELb0") cu 1 16 $rows"
     done
   done
 } > stages.list
 {
   echo "copy $work/cl_copy.ptx copy_bytes copy 1 16 4"
-  echo "tile_r4m6 $work/stage0.cubin $(kernel tile Li1ELi16ELi4ELi6ELb0) cu 1 16 4"
-  echo "tile_r8m6 $work/stage0.cubin $(kernel tile Li1ELi16ELi8ELi6ELb0) cu 1 16 8"
+  echo "tile_r4m6 $work/stage0.cubin $(mangled stage0.cubin tile Li1ELi16ELi4ELi6ELb0) cu 1 16 4"
+  echo "tile_r8m6 $work/stage0.cubin $(mangled stage0.cubin tile Li1ELi16ELi8ELi6ELb0) cu 1 16 8"
   for shape in "4 6" "8 6" "4 4" "8 4"; do
     read -r rows minb <<< "$shape"
-    echo "ring_r${rows}m$minb $work/stage0.cubin $(kernel ring "Li1ELi16ELi${rows}ELi$minb") ring 1 16 $rows"
+    echo "ring_r${rows}m$minb $work/stage0.cubin $(mangled stage0.cubin ring "Li1ELi16ELi${rows}ELi$minb") ring 1 16 $rows"
   done
 } > ring_gray.list
 {
   echo "copy $work/cl_copy.ptx copy_bytes copy 4 16 4"
-  echo "tile_8x8m8 $work/stage0.cubin $(kernel tile Li4ELi8ELi8ELi8ELb0) cu 4 8 8"
-  echo "tile_16x8m6 $work/stage0.cubin $(kernel tile Li4ELi16ELi8ELi6ELb0) cu 4 16 8"
-  echo "ring_8x8m8 $work/stage0.cubin $(kernel ring Li4ELi8ELi8ELi8) ring 4 8 8"
-  echo "ring_16x8m4 $work/stage0.cubin $(kernel ring Li4ELi16ELi8ELi4) ring 4 16 8"
+  echo "tile_8x8m8 $work/stage0.cubin $(mangled stage0.cubin tile Li4ELi8ELi8ELi8ELb0) cu 4 8 8"
+  echo "tile_16x8m6 $work/stage0.cubin $(mangled stage0.cubin tile Li4ELi16ELi8ELi6ELb0) cu 4 16 8"
+  echo "ring_8x8m8 $work/stage0.cubin $(mangled stage0.cubin ring Li4ELi8ELi8ELi8) ring 4 8 8"
+  echo "ring_16x8m4 $work/stage0.cubin $(mangled stage0.cubin ring Li4ELi16ELi8ELi4) ring 4 16 8"
 } > ring_rgba.list
 {
   echo "copy $work/cl_copy.ptx copy_bytes copy 1 16 4"
-  echo "r4 $work/stage0.cubin $(kernel tile Li1ELi16ELi4ELi6ELb0) cu 1 16 4"
-  echo "r4_cs $work/stage_cs.cubin $(kernel tile Li1ELi16ELi4ELi6ELb0) cu 1 16 4"
-  echo "r8 $work/stage0.cubin $(kernel tile Li1ELi16ELi8ELi6ELb0) cu 1 16 8"
-  echo "r8_cs $work/stage_cs.cubin $(kernel tile Li1ELi16ELi8ELi6ELb0) cu 1 16 8"
+  echo "r4 $work/stage0.cubin $(mangled stage0.cubin tile Li1ELi16ELi4ELi6ELb0) cu 1 16 4"
+  echo "r4_cs $work/stage_cs.cubin $(mangled stage0.cubin tile Li1ELi16ELi4ELi6ELb0) cu 1 16 4"
+  echo "r8 $work/stage0.cubin $(mangled stage0.cubin tile Li1ELi16ELi8ELi6ELb0) cu 1 16 8"
+  echo "r8_cs $work/stage_cs.cubin $(mangled stage0.cubin tile Li1ELi16ELi8ELi6ELb0) cu 1 16 8"
   echo "cl_ptx $work/cl_gray.ptx blur_half2 cl 1 16 4"
 } > stores.list
 echo "-- stages: 0 whole, 1 fill only, 2 no fill, 3 no stores"
