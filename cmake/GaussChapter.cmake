@@ -57,7 +57,8 @@ function(gauss_kernels_library target)
 endfunction()
 
 # gauss_add_chapter(<NN_name> SOURCES <main.cpp>... [OPENCL <file.cl>...] [CUDA <file.cu>...]
-#                   [USES <earlier chapter>...] [LINKS <library>...] [EXERCISE <file.cl> [<file.cu>]])
+#                   [USES <earlier chapter>...] [LINKS <library>...] [EXERCISE <file.cl> [<file.cu>]]
+#                   [OCLGRIND_RUNS <size,radius,sigma[,argument...]>...])
 # Builds build/bin/<NN_name>, a standalone executable, and <NN_name>_lesson, a
 # static library of the same code without main() that the tests link to run
 # the very same variants on the golden images. The CUDA files are compiled
@@ -73,7 +74,8 @@ endfunction()
 # once, into <NN_name>_program, which the executable and the exercise's
 # builds share; the lesson library (without main()) once more.
 function(gauss_add_chapter name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;OPENCL;CUDA;USES;LINKS;EXERCISE")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;OPENCL;CUDA;USES;LINKS;EXERCISE;OCLGRIND_RUNS")
+  set_property(GLOBAL PROPERTY GAUSS_OCLGRIND_RUNS_${name} ${ARG_OCLGRIND_RUNS})
   set(kernels ${name}_kernels)
   gauss_kernels_library(${kernels} OPENCL ${ARG_OPENCL} CUDA ${ARG_CUDA} USES ${ARG_USES})
 
