@@ -20,27 +20,24 @@
 // local memory: a 32x8 group stages a 128 x 64 tile and its halo once, sums
 // rows into a float tile, then columns: 2(2R+1) multiply-adds a pixel, not (2R+1)^2.
 //
-// The image variants' set-ups in both APIs (in OpenCL, the image each run
-// copies into) and the linear-sampling trick's taps and their precision are
-// this chapter's second program part, in samplers.hpp: the tests check the
-// taps' bound directly.
+// Two host headers hold the rest: group_shapes.hpp, the tiled and separable
+// kernels' set-ups for any group shape and the group-shape sweep; samplers.hpp,
+// the image variants' set-ups in both APIs (in OpenCL, the image each run
+// copies into) and the linear-sampling trick's taps and their precision (the
+// tests check the taps' bound directly).
 // The lesson is in README.md beside this file.
 #include <algorithm>
 #include <cstdlib>
-#include <ostream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "blur_broken_halo_cl.hpp"  // the OpenCL kernels, embedded at build time
+#include "blur_broken_halo_cl.hpp"  // the OpenCL kernel, embedded at build time
 #include "blur_naive_cl.hpp"        // chapter 01's kernel
-#include "blur_separable_local_cl.hpp"
-#include "blur_staged_setup.hpp"  // the main line's set-ups
-#include "blur_tiled_cl.hpp"
+#include "blur_staged_setup.hpp"    // the main line's set-ups
 #include "gauss/chapter.hpp"
 #include "gauss/lesson_launch.hpp"
 #include "gauss/reference.hpp"
-#include "gauss/section_runs.hpp"
+#include "group_shapes.hpp"  // tiled and separable_local in any shape, and the sweep
 #include "samplers.hpp"
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_naive.cuh"
@@ -57,51 +54,6 @@ constexpr GroupShape kSeminarShape{32, 8};
 // The separable kernel's groups are one row of 256 items: the webinar's
 // shape, whose overlap (2R of 256 items) is the smallest of the sweep.
 constexpr GroupShape kSeparableShape{256, 1};
-// The shapes the group-shape sweep measures: 256 items each.
-constexpr GroupShape kSweepShapes[] = {{16, 16}, {32, 8}, {64, 4}, {128, 2}, {256, 1}};
-
-// --- The tiled kernel and the separable kernel, for any group shape -----------
-// Both are built with the radius and the shape as compile-time constants
-// (-D RADIUS, GROUP_X, GROUP_Y): the local arrays need a constant size.
-
-gauss::OpenClSetup tiled_opencl(GroupShape shape) {
-  return [shape](gauss::OpenClSession& cl, const gauss::Problem& p) {
-    cl::Kernel kernel = gauss::lesson::blur_kernel(cl, gauss::embedded::blur_tiled_cl, "blur_tiled",
-                                                   gauss::lesson::build_options(p.blur.radius, shape), p);
-    // One item per output pixel; the tile's halo is loaded by the same items.
-    return gauss::lesson::enqueue_kernel(cl, kernel, gauss::lesson::global_for(p.image, shape),
-                                         cl::NDRange(shape.x, shape.y));
-  };
-}
-
-gauss::OpenClSetup separable_local_opencl(GroupShape shape) {
-  return [shape](gauss::OpenClSession& cl, const gauss::Problem& p) {
-    cl::Kernel kernel = gauss::lesson::blur_kernel(cl, gauss::embedded::blur_separable_local_cl, "blur_separable_local",
-                                                   gauss::lesson::build_options(p.blur.radius, shape), p);
-    // The groups overlap: each writes shape.x - 2R columns, so there are
-    // more groups than width / shape.x.
-    const std::size_t outputs_x = static_cast<std::size_t>(shape.x - 2 * p.blur.radius);
-    const std::size_t groups_x = (static_cast<std::size_t>(p.image.width) + outputs_x - 1) / outputs_x;
-    const cl::NDRange global(groups_x * shape.x, gauss::round_up(p.image.height, shape.y));
-    return gauss::lesson::enqueue_kernel(cl, kernel, global, cl::NDRange(shape.x, shape.y));
-  };
-}
-
-#ifdef GAUSS_HAVE_CUDA
-gauss::CudaSetup tiled_cuda(GroupShape shape) {
-  return gauss::lesson::cuda_launch(
-      [shape](const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p, cudaStream_t stream) {
-        launch_blur_tiled(in, out, p, dim3(shape.x, shape.y), stream);
-      });
-}
-
-gauss::CudaSetup separable_local_cuda(GroupShape shape) {
-  return gauss::lesson::cuda_launch(
-      [shape](const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p, cudaStream_t stream) {
-        launch_blur_separable_local(in, out, p, dim3(shape.x, shape.y), stream);
-      });
-}
-#endif
 
 // The seminar's kernel, after chapter 01's kernel has written every pixel:
 // its valid convolution never computes the R-pixel border ring, and the
@@ -132,64 +84,6 @@ gauss::OpenClLaunch broken_halo_opencl(gauss::OpenClSession& cl, const gauss::Pr
     }
     return events;
   };
-}
-
-// --- The group-shape sweep --------------------------------------------------------
-// Each shape has 256 items. The tiled kernel loads (X+2R)(Y+2R) cells for X*Y
-// pixels: its overhead is the halo, smallest for a square. The separable
-// kernel's overhead is its 2R fake items of every X: smallest for a wide row.
-
-std::string percent(double value) { return gauss::format_fixed(value, 1) + "%"; }
-
-double tiled_overhead(GroupShape s, int r) {
-  const double cells = static_cast<double>(s.x + 2 * r) * (s.y + 2 * r);
-  return 100.0 * (cells - s.x * s.y) / (s.x * s.y);
-}
-
-double separable_overhead(GroupShape s, int r) { return 100.0 * 2 * r / s.x; }
-
-void group_shape_sweep(gauss::SectionContext& context) {
-  const int r = context.blur.radius;
-  const gauss::Image reference = gauss::blur_reference(context.input, context.blur);
-  gauss::lesson::SectionRunners runners(context, context.input);
-  gauss::Table table({{"kernel", gauss::Table::Align::Left},
-                      {"group"},
-                      {"overhead"},
-                      {"API", gauss::Table::Align::Left},
-                      {"median ms"},
-                      {"GB/s"},
-                      {"% of copy"},
-                      {"status", gauss::Table::Align::Left}});
-  for (const std::string kernel : {"tiled", "separable_local"}) {
-    const bool tiled = kernel == "tiled";
-    for (const GroupShape shape : kSweepShapes) {
-      const std::string name = kernel + "_" + gauss::lesson::to_string(shape);
-      const double overhead = tiled ? tiled_overhead(shape, r) : separable_overhead(shape, r);
-      for (const gauss::Api api : {gauss::Api::OpenCL, gauss::Api::Cuda}) {
-        if (!runners.has(api)) continue;
-        if (!tiled && shape.x <= 2 * r) {  // no column left to write
-          table.add_row({kernel, gauss::lesson::to_string(shape), "-", gauss::name_of(api), "-", "-", "-",
-                         "a group must be wider than 2R"});
-          continue;
-        }
-        gauss::OpenClSetup opencl = tiled ? tiled_opencl(shape) : separable_local_opencl(shape);
-        gauss::CudaSetup cuda;
-#ifdef GAUSS_HAVE_CUDA
-        cuda = tiled ? tiled_cuda(shape) : separable_local_cuda(shape);
-#endif
-        const gauss::VariantResult result =
-            runners.measure(name, api, std::move(opencl), std::move(cuda), context.blur, reference, name);
-        const gauss::ResultRow& row = context.rows.back();
-        table.add_row({kernel, gauss::lesson::to_string(shape), percent(overhead), gauss::name_of(api),
-                       gauss::lesson::format_ms(row.median_ms), gauss::lesson::format_gbps(row.gbps),
-                       row.percent_of_copy ? gauss::format_fixed(*row.percent_of_copy, 1) : "-",
-                       gauss::lesson::status_of(result)});
-      }
-    }
-  }
-  table.print(context.out);
-  context.out << "\noverhead: tiled = halo cells loaded per output pixel, (X+2R)(Y+2R)/(XY) - 1;\n"
-              << "          separable_local = items that only sum a column (fake items), 2R/X\n";
 }
 
 }  // namespace
@@ -292,10 +186,10 @@ gauss::Chapter make_chapter() {
   chapter.add_section("group_shapes", "group shape: 256 items as 16x16 .. 256x1, and what each wastes on the halo",
                       group_shape_sweep);
 
-  // The exercise (README, section Exercise): blur_tiled.cl/.cu with the
-  // cooperative load of the tile, the barrier and the taps from the tile left
-  // for the student to write.
-  chapter.set_exercise("blur_tiled.cl", {"tiled"});
+  // The exercise (README, section Exercise): the main line's step,
+  // blur_staged.cl/.cu, with the tile's load, both passes through local
+  // memory and the barriers between them left for the student to write.
+  chapter.set_exercise("blur_staged.cl", {"main"});
   return chapter;
 }
 
