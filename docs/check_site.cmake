@@ -7,10 +7,15 @@
 #     links in the HTML (not the JavaScript menus: a reader without them, or a
 #     crawler, must get there too);
 #   - the files named in FILES exist (the docs' figures: a figure no page
-#     references is not copied into the site).
+#     references is not copied into the site);
+#   - each chapter page named in CHAPTERS (in order) links to the chapter
+#     before it and the one after it;
+#   - no page shows a literal '**' outside its code: Markdown renders
+#     **`code`** (bold code) as two asterisks around the code, and a reader
+#     sees them.
 #
-#   cmake -DHTML=<build>/docs/html -DPAGES=ch01_naive;instructor -DFILES=fig_a.svg \
-#         -P docs/check_site.cmake
+#   cmake -DHTML=<build>/docs/html -DPAGES=ch01_naive;instructor -DCHAPTERS=ch01_naive;ch02_work_size \
+#         -DFILES=fig_a.svg -P docs/check_site.cmake
 #
 # CMake only, no Python: CI is a fresh Debian that may lack python3.
 cmake_minimum_required(VERSION 3.16)
@@ -69,6 +74,24 @@ set(notes "")
 foreach(page IN LISTS pages)
   read_page("${HTML}/${page}" text)
   get_filename_component(page_dir "${HTML}/${page}" DIRECTORY)
+  # Literal asterisks: the page's text without its code (code lines of
+  # fragments, inline code, scripts); the source listings are all code.
+  if(NOT page MATCHES "_source\\.html$")
+    string(REGEX REPLACE "<div class=\"line\">[^\n]*" "" prose "${text}")
+    string(REGEX REPLACE "<code>[^<]*</code>" "<code></code>" prose "${prose}")
+    string(REGEX REPLACE "<script[^<]*</script>" "" prose "${prose}")
+    string(REGEX MATCHALL "[^\n]*\\*\\*[^\n]*" starred "${prose}")
+    foreach(line IN LISTS starred)
+      string(FIND "${line}" "**" at)
+      math(EXPR from "${at} - 70")
+      if(from LESS 0)
+        set(from 0)
+      endif()
+      string(SUBSTRING "${line}" ${from} 150 line)
+      string(STRIP "${line}" line)
+      problem("${page}: a literal '**' (bold code? write `x`, not **`x`**): ...${line}...")
+    endforeach()
+  endif()
   string(REGEX MATCHALL "<[A-Za-z]+[^>]*[ \t\n](href|src|data)=\"[^\"]*\"" tags "${text}")
   set(edges "")
   foreach(tag IN LISTS tags)
@@ -173,6 +196,32 @@ foreach(required IN LISTS PAGES)
     endif()
   endif()
 endforeach()
+# Each chapter links to its neighbours in the line at the end of its page
+# ("Previous: <a ... href="ch01_naive.html">", "Next: ..."; the footer's
+# chapter bar, which links every chapter from every page, does not count).
+list(LENGTH CHAPTERS chapter_count)
+set(index 0)
+foreach(chapter IN LISTS CHAPTERS)
+  if(EXISTS "${HTML}/${chapter}.html")
+    read_page("${HTML}/${chapter}.html" text)
+    if(index GREATER 0)
+      math(EXPR before "${index} - 1")
+      list(GET CHAPTERS ${before} previous)
+      if(NOT text MATCHES "Previous: <a [^>]*href=\"${previous}\\.html\"")
+        problem("${chapter}.html: no 'Previous:' link to ${previous}.html at the end of the page")
+      endif()
+    endif()
+    math(EXPR after "${index} + 1")
+    if(after LESS chapter_count)
+      list(GET CHAPTERS ${after} next)
+      if(NOT text MATCHES "Next: <a [^>]*href=\"${next}\\.html\"")
+        problem("${chapter}.html: no 'Next:' link to ${next}.html at the end of the page")
+      endif()
+    endif()
+  endif()
+  math(EXPR index "${index} + 1")
+endforeach()
+
 foreach(required IN LISTS FILES)
   if(NOT EXISTS "${HTML}/${required}")
     problem("${required} is not in the site: no page shows it, or Doxygen's IMAGE_PATH does not find it")

@@ -4,10 +4,15 @@
 Writes results/<device>.csv (one row per variant and API; the column `line`
 says "main" for the main line's steps), results/<device>.png (the main line's
 climb as % of the copy bandwidth, both APIs, beside the best variant of each
-chapter) and rewrites, in the README, the main-line table between
-<!-- results:begin --> and <!-- results:end --> and the side-by-side table of
-every GPU in results/ between <!-- gpus:begin --> and <!-- gpus:end -->.
-Called by scripts/benchmark.sh.
+chapter) and rewrites the main-line table in the README (--readme), between
+<!-- results:begin --> and <!-- results:end -->, and the side-by-side table of
+two GPUs of results/ in the benchmarks page (--gpus-page, default
+docs/benchmarks.md), between <!-- gpus:begin --> and <!-- gpus:end -->; then
+every generated table of the lessons (scripts/readme_tables.py), so that they
+move to the new run at once. Called by scripts/benchmark.sh:
+
+  scripts/benchmark_report.py --commit abc1234 --results results --readme README.md run/*.json
+  scripts/benchmark_report.py --from-csv results/NVIDIA_H200.csv --results results --readme README.md
 """
 import argparse
 import csv
@@ -15,6 +20,7 @@ import glob
 import json
 import os
 import re
+import subprocess
 import sys
 
 FIELDS = ["device", "driver", "date", "commit", "chapter", "variant", "api", "format", "reference", "line", "median_ms",
@@ -82,8 +88,8 @@ def best_per_chapter(rows):
             continue
         if r["variant"].startswith("seminar_"):
             continue  # the seed's published kernels, run beside ours as a reference: not a step of the tutorial
-        if r["chapter"] == "10_capstone" and r["variant"].startswith("ch"):
-            continue  # the earlier chapters' steps, borrowed: counted in their own chapters
+        if re.match(r"ch\d\d_", r["variant"]):
+            continue  # an earlier chapter's step, borrowed (ch05_main): counted in its own chapter
         if r["percent_of_copy"] is None:
             continue
         key = (r["chapter"], r["api"])
@@ -251,18 +257,20 @@ def gpus_table(results):
         return None
     devices = sorted(runs)[:2]
     steps = {d: main_line(runs[d])[1] for d in devices}
-    copies = {}
-    for d in devices:
-        for r in runs[d]:
-            if r["chapter"] == "10_capstone" and r["variant"] == "copy" and r["api"] == "CUDA":
-                copies[d] = r["median_ms"]
-    order = sorted({(c, f) for d in devices for c, f, _ in steps[d]}, key=lambda cf: (cf[0], cf[1] != "gray"))
+    # The copy both GPUs measured in the last chapter they share: the
+    # bandwidth ratio that a memory-bound step would follow.
+    copies = {d: {r["chapter"]: r["median_ms"] for r in runs[d]
+                  if r["variant"] == "copy" and r["api"] == "CUDA" and r.get("format", "gray") == "gray"}
+              for d in devices}
     a, b = devices
+    shared = sorted(set(copies[a]) & set(copies[b]))
+    order = sorted({(c, f) for d in devices for c, f, _ in steps[d]}, key=lambda cf: (cf[0], cf[1] != "gray"))
     lines = [f"| chapter | kernel | API | {a} ms | % of copy | {b} ms | % of copy | time {a} / {b} |",
              "|---|---|---|---:|---:|---:|---:|---:|"]
-    if a in copies and b in copies:
-        lines.append(f"| 10_capstone | `copy` (gray) | CUDA | {copies[a]:.4f} | 100 | {copies[b]:.4f} | 100 | "
-                     f"{copies[a] / copies[b]:.2f} |")
+    if shared:
+        chapter = shared[-1]
+        lines.append(f"| {chapter} | `copy` (gray) | CUDA | {copies[a][chapter]:.4f} | 100 | "
+                     f"{copies[b][chapter]:.4f} | 100 | {copies[a][chapter] / copies[b][chapter]:.2f} |")
     for chapter, fmt in order:
         for api in ("CUDA", "OpenCL"):
             ra, rb = steps[a].get((chapter, fmt, api)), steps[b].get((chapter, fmt, api))
@@ -275,17 +283,22 @@ def gpus_table(results):
 
 
 def replace_block(text, name, block, path):
+    """The text with the lines between the markers, each alone on its line,
+    replaced by block (a page may quote the markers in its prose)."""
     begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
-    if begin not in text or end not in text:
-        sys.exit(f"benchmark_report: {path} has no {begin} ... {end} markers")
-    return text[:text.index(begin)] + f"{begin}\n{block}\n{end}" + text[text.index(end) + len(end):]
+    found = re.search(f"^{re.escape(begin)}$.*?^{re.escape(end)}$", text, re.M | re.S)
+    if not found:
+        sys.exit(f"benchmark_report: {path} has no {begin} ... {end} markers, each alone on a line")
+    return text[:found.start()] + f"{begin}\n{block}\n{end}" + text[found.end():]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--commit", help="the commit measured (JSON runs; a CSV names its own)")
     parser.add_argument("--results", required=True)
-    parser.add_argument("--readme")
+    parser.add_argument("--readme", help="the README whose results block to rewrite (README.md)")
+    parser.add_argument("--gpus-page", help="the page whose gpus block to rewrite (default: docs/benchmarks.md beside "
+                        "the README)")
     parser.add_argument("--from-csv", help="redraw from this results CSV instead of running JSON files")
     parser.add_argument("json", nargs="*")
     args = parser.parse_args()
@@ -312,12 +325,23 @@ def main():
         block = (f"![the main line's climb, and each chapter's best]({image})\n\n"
                  f"{table(order, line, interludes(rows), device, driver, date, commit, size)}")
         text = replace_block(text, "results", block, args.readme)
-        gpus = gpus_table(args.results)
-        if gpus:
-            text = replace_block(text, "gpus", gpus, args.readme)
         with open(args.readme, "w") as f:
             f.write(text)
         print(f"updated the results table in {args.readme}")
+        gpus_page = args.gpus_page or os.path.join(os.path.dirname(os.path.abspath(args.readme)), "docs",
+                                                   "benchmarks.md")
+        gpus = gpus_table(args.results)
+        if gpus:
+            with open(gpus_page) as f:
+                text = f.read()
+            with open(gpus_page, "w") as f:
+                f.write(replace_block(text, "gpus", gpus, gpus_page))
+            print(f"updated the two GPUs' table in {gpus_page}")
+        # The lessons' generated tables take the newest run (readme_tables.py);
+        # a table whose rows no run holds yet stays a placeholder, and says so.
+        tables = os.path.join(os.path.dirname(os.path.abspath(__file__)), "readme_tables.py")
+        if subprocess.run([sys.executable, tables]).returncode != 0:
+            print("benchmark_report: scripts/readme_tables.py reported tables it could not fill (above)")
 
 
 if __name__ == "__main__":

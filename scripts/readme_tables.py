@@ -19,6 +19,11 @@ Kinds and their keys (key=value, values without spaces; lists comma-separated):
              chapters=a,b (default: all); device=...
   devices    the same rows on two GPUs side by side and the ratio of times:
              chapter=..., variants=..., api=CUDA|OpenCL, devices=A,B.
+  climb      the main line from one device: every chapter's main-line rows (line
+             "main": each chapter's `main`, chapter 01's `naive`), in chapter
+             order, both APIs side by side; chapters=a,b (default: every chapter
+             with main-line rows); columns=ms,pct,gbps (default ms,pct);
+             apis=OpenCL,CUDA; device=<results file stem>.
 
 device= names a file of results/ without .csv (NVIDIA_H200, say); without it
 a table takes the newest benchmark run in results/ (by its date column), so
@@ -218,7 +223,49 @@ def devices_table(runs, keys):
     return "\n".join(out + [""] + notes)
 
 
-KINDS = {"variants": variants_table, "profile": profile_table, "devices": devices_table}
+def climb_table(runs, keys):
+    stem = keys.get("device") or newest_benchmark(runs)
+    if stem not in runs:
+        raise TableError(f"no results/{stem}.csv")
+    apis = keys.get("apis", "OpenCL,CUDA").split(",")
+    columns = keys.get("columns", "ms,pct").split(",")
+    rows = [r for r in runs[stem] if r.get("line") == "main" and r["api"] in apis]
+    if "chapters" in keys:
+        wanted = keys["chapters"].split(",")
+        missing = [c for c in wanted if not any(r["chapter"] == c for r in rows)]
+        if missing:
+            raise TableError(f"no main-line rows for chapter {', '.join(missing)}")
+        rows = [r for r in rows if r["chapter"] in wanted]
+    if not rows:
+        raise TableError(f"no main-line rows in results/{stem}.csv")
+    # One line per chapter and variant (a chapter's gray and RGBA steps are two).
+    steps = sorted(dict.fromkeys((r["chapter"], r["variant"], r["format"]) for r in rows),
+                   key=lambda step: step[0])
+    by_key = {(r["chapter"], r["variant"], r["api"]): r for r in rows}
+    present = [a for a in apis if any(r["api"] == a for r in rows)]
+    heads = {"ms": "ms", "pct": "% of copy", "gbps": "GB/s"}
+    header = ["chapter", "variant", "pixels"] + [f"{a} {heads[c]}" if c == "ms" else heads[c]
+                                                 for a in present for c in columns]
+    out = ["| " + " | ".join(header) + " |", "|---|---|---" + "|---:" * (len(header) - 3) + "|"]
+    for chapter, variant, pixel_format in steps:
+        cells = [chapter, f"`{variant}`", pixel_format]
+        for a in present:
+            r = by_key.get((chapter, variant, a))
+            for c in columns:
+                if r is None:
+                    cells.append("")
+                elif c == "ms":
+                    cells.append(milliseconds(r["median_ms"]) + status_note(r))
+                elif c == "pct":
+                    cells.append(f"{r['percent_of_copy']:.1f}" if r["percent_of_copy"] is not None else "")
+                else:
+                    cells.append(f"{r['gbps']:.0f}" if r["gbps"] else "")
+        out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out + ["", caption(rows, stem, "each chapter's main-line step, median of its timed runs, "
+                                                   "6720 x 4480, % of the copy of the same bytes in the same run")])
+
+
+KINDS = {"variants": variants_table, "profile": profile_table, "devices": devices_table, "climb": climb_table}
 
 
 def render(text, runs, path, missing):

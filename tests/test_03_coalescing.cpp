@@ -13,8 +13,8 @@
 #include <iostream>
 
 #include "chapter_checks.hpp"
+#include "deriche_names.hpp"
 #include "gauss/chapter.hpp"
-#include "gauss/deriche.hpp"
 #include "gauss/error.hpp"
 #include "gauss/reference.hpp"
 #include "passes.hpp"  // chapters/03_coalescing

@@ -9,8 +9,8 @@
 #include <fstream>
 
 #include "chapter_checks.hpp"
+#include "deriche_names.hpp"
 #include "gauss/chapter.hpp"
-#include "gauss/deriche.hpp"
 #include "gauss/error.hpp"
 #include "passes.hpp"  // chapters/03_coalescing
 #include "support.hpp"

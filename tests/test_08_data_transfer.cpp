@@ -10,10 +10,10 @@
 
 #include "chapter_checks.hpp"
 #include "gauss/chapter.hpp"
-#include "gauss/naive_blur.hpp"
 #include "gauss/reference.hpp"
 #include "gauss/row_strips.hpp"
 #include "gauss/transfer_job.hpp"
+#include "naive_blur.hpp"
 #include "support.hpp"
 #include "transfers.hpp"  // chapters/08_data_transfer
 

@@ -77,16 +77,26 @@ __kernel void blur_rows(__global const uchar* in,
 #pragma unroll
     for (int i = 0; i < ROWS + 2 * RADIUS; ++i) {
         const int source_row = clamp(first_row - RADIUS + i, 0, height - 1);
+        // EXERCISE: put input row source_row in the ring: its bytes at column[0..TAPS), as floats, in slot i % TAPS
         __global const uchar* row = in + source_row * pitch;
 #pragma unroll
         for (int dx = 0; dx < TAPS; ++dx) {
             window[i % TAPS][dx] = (float)row[column[dx]];
         }
+        // STARTER:
+        // #pragma unroll
+        // for (int dx = 0; dx < TAPS; ++dx) {
+        //     window[i % TAPS][dx] = 0.0f;
+        // }
+        // END EXERCISE
 
         // Once the ring holds input rows r .. r + 2R it holds every tap of
         // output row r; summed in chapter 01's order (dy, then dx).
         if (i >= 2 * RADIUS) {
             const int r = i - 2 * RADIUS;
+            // EXERCISE: output row first_row + r from the ring: sum weight[dy][dx] times its tap (dy, dx), dy then dx
+            // Input row first_row + r - R + dy was loaded at i = r + dy, into
+            // slot (r + dy) % TAPS.
             float sum = 0.0f;
 #pragma unroll
             for (int dy = 0; dy < TAPS; ++dy) {
@@ -95,6 +105,9 @@ __kernel void blur_rows(__global const uchar* in,
                     sum += weight[dy][dx] * window[(r + dy) % TAPS][dx];
                 }
             }
+            // STARTER:
+            // float sum = 0.0f;
+            // END EXERCISE
             // The last item of a column may have rows past the image: its
             // loads were clamped, only its stores must not happen.
             if (first_row + r < height) {

@@ -53,20 +53,31 @@ __global__ void blur_rows(const std::uint8_t* in, std::uint8_t* out, int width, 
     float window[kTaps][kTaps];
 #pragma unroll
     for (int i = 0; i < kRows + 2 * RADIUS; ++i) {
+      // EXERCISE: put input row first_row - R + i (clamped) in the ring: bytes at column[0..kTaps), slot i % kTaps
       const std::uint8_t* row = in + min(max(first_row - RADIUS + i, 0), height - 1) * pitch;
 #pragma unroll
       for (int dx = 0; dx < kTaps; ++dx) window[i % kTaps][dx] = static_cast<float>(row[column[dx]]);
+      // STARTER:
+      // #pragma unroll
+      // for (int dx = 0; dx < kTaps; ++dx) window[i % kTaps][dx] = 0.0f;
+      // END EXERCISE
 
       // Once the ring holds input rows r .. r + 2R it holds every tap of
       // output row r; summed in chapter 01's order (dy, then dx).
       if (i >= 2 * RADIUS) {
         const int r = i - 2 * RADIUS;
+        // EXERCISE: output row first_row + r from the ring: sum weight[dy][dx] times its tap (dy, dx), dy then dx
+        // Input row first_row + r - R + dy was loaded at i = r + dy, into
+        // slot (r + dy) % kTaps.
         float sum = 0.0f;
 #pragma unroll
         for (int dy = 0; dy < kTaps; ++dy) {
 #pragma unroll
           for (int dx = 0; dx < kTaps; ++dx) sum += weight[dy][dx] * window[(r + dy) % kTaps][dx];
         }
+        // STARTER:
+        // float sum = 0.0f;
+        // END EXERCISE
         // The last thread of a column may have rows past the image: its
         // loads were clamped, only its stores must not happen.
         if (first_row + r < height)

@@ -199,14 +199,10 @@ gauss::Chapter make_chapter() {
       [](gauss::SectionContext& context) { compute_sweep_section(context, kReservedBytes); },
       gauss::Chapter::SectionRuns::OnRequest);
 
-  // The exercise (README, section Exercise): chapter 01's blur_naive.cl/.cu
-  // with its index mapping, bounds guard and clamps left to the student,
-  // graded in shapes that are not chapter 01's 16 x 16: one item, a warp's
-  // row, a warp's column, 64 x 4, 256 x 1 and the runtime's choice. None has
-  // more than 256 items, the most NVIDIA's OpenCL allows this kernel: a
-  // refused shape would make the grader skip the whole case.
-  chapter.set_exercise("blur_naive.cl",
-                       {"naive_1x1", "naive_32x1", "naive_1x32", "naive_64x4", "naive_256x1", "naive_auto"});
+  // The exercise (README, section Exercise): the main line's step,
+  // blur_rows.cl/.cu, with the ring of rows (filling it, summing from it)
+  // left to the student.
+  chapter.set_exercise("blur_rows.cl", {"main"});
   return chapter;
 }
 

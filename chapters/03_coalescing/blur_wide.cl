@@ -58,8 +58,12 @@ inline uint to_level(float sum)
 inline void store_pixels(__global uchar* row, int x0, int width, bool packed, const float* sum)
 {
     if (packed) {
+        // EXERCISE: the 4 levels as one 32-bit store: pixel x0 + k is byte k of word x0 / 4 of the row
         ((__global uint*)row)[x0 / PIXELS] =
             to_level(sum[0]) | to_level(sum[1]) << 8 | to_level(sum[2]) << 16 | to_level(sum[3]) << 24;
+        // STARTER:
+        // row[x0] = (uchar)to_level(sum[0]);  // only the first of the 4 pixels
+        // END EXERCISE
     } else {
         for (int k = 0; k < PIXELS; ++k) {
             if (x0 + k < width) {
@@ -78,14 +82,21 @@ inline void store_pixels(__global uchar* row, int x0, int width, bool packed, co
 inline void load_span(__global const uchar* row, int x0, const bool words, const int* column, float* span)
 {
     if (words) {
+        // EXERCISE: span[j], column x0 - R + j, from 3 word loads: words x0 / 4 - 1 .. x0 / 4 + 1 of the row, no clamp
         __global const uint* word = (__global const uint*)row + x0 / PIXELS;
         const uint three[3] = {word[-1], word[0], word[1]};
-        // Column x0 - R + j is byte (j + 4 - R) of the three words.
+        // Column x0 - R + j is byte (j + 4 - R) of the three words: byte b
+        // of a word is bits 8b .. 8b + 7 (little-endian).
 #pragma unroll
         for (int j = 0; j < SPAN; ++j) {
             const int byte = j + PIXELS - RADIUS;
             span[j] = (float)((three[byte / 4] >> (8 * (byte % 4))) & 0xffu);
         }
+        // STARTER:
+        // for (int j = 0; j < SPAN; ++j) {
+        //     span[j] = 0.0f;
+        // }
+        // END EXERCISE
     } else {
 #pragma unroll
         for (int j = 0; j < SPAN; ++j) {

@@ -30,8 +30,12 @@ __device__ unsigned int to_level(float sum) { return min(static_cast<unsigned in
 // only the pixels inside the image.
 __device__ void store_pixels(std::uint8_t* row, int x0, int width, bool packed, const float (&sum)[kPixels]) {
   if (packed) {
+    // EXERCISE: the 4 levels as one 32-bit store: pixel x0 + k is byte k of word x0 / 4 of the row
     reinterpret_cast<std::uint32_t*>(row)[x0 / kPixels] =
         to_level(sum[0]) | to_level(sum[1]) << 8 | to_level(sum[2]) << 16 | to_level(sum[3]) << 24;
+    // STARTER:
+    // row[x0] = static_cast<std::uint8_t>(to_level(sum[0]));  // only the first of the 4 pixels
+    // END EXERCISE
   } else {
 #pragma unroll
     for (int k = 0; k < kPixels; ++k)
@@ -60,14 +64,19 @@ __device__ void blur_item(const std::uint8_t* in, std::uint8_t* out, int width, 
   for (int i = 0; i < kRows + 2 * RADIUS; ++i) {
     const std::uint8_t* row = in + min(max(first_row - RADIUS + i, 0), height - 1) * pitch;
     if constexpr (WORDS) {
+      // EXERCISE: window[i % kTaps][j], column x0 - R + j, from 3 word loads: words x0 / 4 - 1 .. x0 / 4 + 1, no clamp
       const std::uint32_t* word = reinterpret_cast<const std::uint32_t*>(row) + x0 / kPixels;
       const std::uint32_t three[3] = {word[-1], word[0], word[1]};
-      // Column x0 - R + j is byte (j + 4 - R) of the three words.
+      // Column x0 - R + j is byte (j + 4 - R) of the three words: byte b of
+      // a word is bits 8b .. 8b + 7 (little-endian).
 #pragma unroll
       for (int j = 0; j < kSpan; ++j) {
         const int byte = j + kPixels - RADIUS;
         window[i % kTaps][j] = static_cast<float>((three[byte / 4] >> (8 * (byte % 4))) & 0xffu);
       }
+      // STARTER:
+      // for (int j = 0; j < kSpan; ++j) window[i % kTaps][j] = 0.0f;
+      // END EXERCISE
     } else {
 #pragma unroll
       for (int j = 0; j < kSpan; ++j) window[i % kTaps][j] = static_cast<float>(row[column[j]]);

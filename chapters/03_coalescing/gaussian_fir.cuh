@@ -3,8 +3,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "deriche_names.hpp"
 #include "gauss/blur.hpp"
-#include "gauss/deriche.hpp"
 
 namespace chapter03 {
 

@@ -32,8 +32,8 @@
 // The lesson is in README.md beside this file.
 #include <string>
 
+#include "deriche_names.hpp"
 #include "gauss/chapter.hpp"
-#include "gauss/deriche.hpp"
 #include "passes.hpp"
 
 namespace chapter03 {
@@ -164,10 +164,10 @@ gauss::Chapter make_chapter() {
   chapter.add_section("height_sweep", "Megapixels per second against image height (rgv, rgh, rgh_b16, rgh_b32, fir_v)",
                       height_sweep_section, gauss::Chapter::SectionRuns::OnRequest);
 
-  // The exercise (README, section Exercise): rg_columns in
-  // recursive_gauss.cl/.cu, the coalesced rgV, left to the student. rgv runs
-  // it alone, rgv_rgh as the first pass of the full blur (float out).
-  chapter.set_exercise("recursive_gauss.cl", {"rgv", "rgv_rgh"});
+  // The exercise (README, section Exercise): the main line's step,
+  // blur_wide.cl/.cu, with the word loads and the packed store left to the
+  // student.
+  chapter.set_exercise("blur_wide.cl", {"main"});
   return chapter;
 }
 

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "blur_wide_cl.hpp"  // embedded blur_wide.cl (the main line)
+#include "deriche_names.hpp"
 #include "gauss/blur.hpp"
 #include "gauss/chapter.hpp"
-#include "gauss/deriche.hpp"
 #include "gauss/opencl.hpp"
 #include "gauss/section_tools.hpp"
 #include "gauss/table.hpp"

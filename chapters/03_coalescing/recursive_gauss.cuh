@@ -3,7 +3,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "gauss/deriche.hpp"
+#include "deriche_names.hpp"
 
 namespace chapter03 {
 

@@ -25,8 +25,8 @@
 // README.md beside this file.
 #include <string>
 
+#include "deriche_names.hpp"
 #include "gauss/chapter.hpp"
-#include "gauss/deriche.hpp"
 #include "passes.hpp"  // chapter 03's launchers (USES 03_coalescing)
 #include "transposes.hpp"
 

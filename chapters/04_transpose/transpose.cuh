@@ -3,7 +3,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "gauss/deriche.hpp"  // chapter03::Element
+#include "deriche_names.hpp"  // chapter03::Element
 #include "transpose_kinds.hpp"
 
 namespace chapter04 {

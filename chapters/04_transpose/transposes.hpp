@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "deriche_names.hpp"
 #include "gauss/chapter.hpp"
-#include "gauss/deriche.hpp"
 #include "gauss/opencl.hpp"
 #include "gauss/section_tools.hpp"
 #include "gauss/table.hpp"

@@ -89,6 +89,7 @@ void blur_staged(__global const uchar* in,
     for (int i = ly * GROUP_X + lx; i < TILE_H * TILE_WORDS; i += GROUP_X * GROUP_Y) {
         const int ty = i / TILE_WORDS;
         const int tw = i - ty * TILE_WORDS;
+        // EXERCISE: pixels[ty][tw]: 4 pixels from column x0 - HALO_X + 4 tw of row y0 - R + ty, clamped to the image
         __global const uchar* row = in + clamp(y0 - RADIUS + ty, 0, height - 1) * pitch;
         const int x = x0 - HALO_X + 4 * tw;  // the word's first pixel
         uint word;
@@ -99,12 +100,18 @@ void blur_staged(__global const uchar* in,
                                     row[clamp(x + 2, 0, width - 1)], row[clamp(x + 3, 0, width - 1)]));
         }
         pixels[ty][tw] = word;
+        // STARTER:
+        // pixels[ty][tw] = 0u;
+        // END EXERCISE
     }
+    // EXERCISE: no item may read the tile before every item of the group has stored its words
     barrier(CLK_LOCAL_MEM_FENCE);
+    // END EXERCISE
 
     // 2. The horizontal pass: every 8th tile row, halo rows included. Each
     //    byte is converted to float once per row, then serves up to 2R+1 sums.
     for (int ty = ly; ty < TILE_H; ty += GROUP_Y) {
+        // EXERCISE: row_sums[ty][lx]: the 2R+1-tap horizontal sums of the item's 4 columns in tile row ty, a float4
         uchar span[4 * SPAN_WORDS];  // the bytes around the item's 4 pixels, which start at span[HALO_X]
         for (int i = 0; i < SPAN_WORDS; ++i) {
             vstore4(as_uchar4(pixels[ty][lx + i]), i, span);
@@ -121,8 +128,13 @@ void blur_staged(__global const uchar* in,
             }
         }
         row_sums[ty][lx] = (float4)(s[0], s[1], s[2], s[3]);
+        // STARTER:
+        // row_sums[ty][lx] = (float4)(0.0f);
+        // END EXERCISE
     }
+    // EXERCISE: no item may read row_sums before every item of the group has stored its sums
     barrier(CLK_LOCAL_MEM_FENCE);
+    // END EXERCISE
 
     // 3. The vertical pass, for the item's ROWS consecutive output rows: the
     //    unrolled loops read each of the ROWS + 2R float4s once.
@@ -136,10 +148,15 @@ void blur_staged(__global const uchar* in,
         if (y >= height) {
             break;
         }
+        // EXERCISE: sum, output row y's 4 pixels: the 2R+1 row sums around it in the item's column, weighed by w[]
+        // Output row y is tile row ly * ROWS + j + R of row_sums.
         float4 sum = (float4)(0.0f);
         for (int d = 0; d < TAPS; ++d) {
             sum += w[d] * row_sums[ly * ROWS + j + d][lx];
         }
+        // STARTER:
+        // float4 sum = (float4)(0.0f);
+        // END EXERCISE
         // Round half up: convert_uchar4_sat truncates, so add 0.5 first.
         const uchar4 result = convert_uchar4_sat(sum + 0.5f);
         __global uchar* target = out + y * pitch;

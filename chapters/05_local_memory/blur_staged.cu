@@ -27,7 +27,6 @@ __global__ void __launch_bounds__(kGroupSize) blur_staged(const std::uint8_t* in
   constexpr int kTileH = kTileRows + 2 * RADIUS;        // tile rows, halo included
   constexpr int kHaloX = 4 * ((RADIUS + 3) / 4);        // halo columns, whole words
   constexpr int kTileWords = kGroupX + 2 * kHaloX / 4;  // words per tile row
-  constexpr int kSpanWords = 1 + 2 * kHaloX / 4;        // words a thread reads per row
   __shared__ std::uint32_t pixels[kTileH][kTileWords];
   __shared__ float4 row_sums[kTileH][kGroupX];  // float4s: a warp's 512 bytes, no bank conflicts
 
@@ -45,6 +44,7 @@ __global__ void __launch_bounds__(kGroupSize) blur_staged(const std::uint8_t* in
   for (int i = ly * kGroupX + lx; i < kTileH * kTileWords; i += kGroupSize) {
     const int ty = i / kTileWords;
     const int tw = i - ty * kTileWords;
+    // EXERCISE: pixels[ty][tw]: 4 pixels from column x0 - kHaloX + 4 tw of row y0 - R + ty, clamped to the image
     const std::uint8_t* row = in + min(max(y0 - RADIUS + ty, 0), height - 1) * pitch;
     const int x = x0 - kHaloX + 4 * tw;
     std::uint32_t word;
@@ -56,13 +56,20 @@ __global__ void __launch_bounds__(kGroupSize) blur_staged(const std::uint8_t* in
       for (int b = 0; b < 4; ++b) word |= std::uint32_t{row[min(max(x + b, 0), width - 1)]} << (8 * b);
     }
     pixels[ty][tw] = word;
+    // STARTER:
+    // pixels[ty][tw] = 0u;
+    // END EXERCISE
   }
+  // EXERCISE: no thread may read the tile before every thread of the block has stored its words
   __syncthreads();
+  // END EXERCISE
 
   // 2. The horizontal pass, every 8th tile row: each byte converted once per
   //    row, then used by up to 2R+1 sums.
   for (int ty = ly; ty < kTileH; ty += kGroupY) {
-    std::uint32_t span[kSpanWords];  // the item's 4 pixels start at byte kHaloX of the span
+    // EXERCISE: row_sums[ty][lx]: the 2R+1-tap horizontal sums of the thread's 4 columns in tile row ty, a float4
+    constexpr int kSpanWords = 1 + 2 * kHaloX / 4;  // words a thread reads per row
+    std::uint32_t span[kSpanWords];                 // the item's 4 pixels start at byte kHaloX of the span
 #pragma unroll
     for (int i = 0; i < kSpanWords; ++i) span[i] = pixels[ty][lx + i];
     float v[4 + 2 * RADIUS];
@@ -79,8 +86,13 @@ __global__ void __launch_bounds__(kGroupSize) blur_staged(const std::uint8_t* in
       for (int d = 0; d < kTaps; ++d) s[k] += w[d] * v[k + d];
     }
     row_sums[ty][lx] = make_float4(s[0], s[1], s[2], s[3]);
+    // STARTER:
+    // row_sums[ty][lx] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    // END EXERCISE
   }
+  // EXERCISE: no thread may read row_sums before every thread of the block has stored its sums
   __syncthreads();
+  // END EXERCISE
 
   // 3. The vertical pass, kRows consecutive output rows per thread.
   const int x = x0 + 4 * lx;
@@ -90,6 +102,8 @@ __global__ void __launch_bounds__(kGroupSize) blur_staged(const std::uint8_t* in
   for (int j = 0; j < kRows; ++j) {
     const int y = y0 + ly * kRows + j;
     if (y >= height) break;
+    // EXERCISE: sum, output row y's 4 pixels: the 2R+1 row sums around it in the thread's column, weighed by w[]
+    // Output row y is tile row ly * kRows + j + R of row_sums.
     float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 #pragma unroll
     for (int d = 0; d < kTaps; ++d) {
@@ -99,6 +113,9 @@ __global__ void __launch_bounds__(kGroupSize) blur_staged(const std::uint8_t* in
       sum.z += w[d] * t.z;
       sum.w += w[d] * t.w;
     }
+    // STARTER:
+    // float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    // END EXERCISE
     // Round half up; the float-to-unsigned conversion truncates.
     const std::uint32_t b0 = min(static_cast<unsigned int>(sum.x + 0.5f), 255u);
     const std::uint32_t b1 = min(static_cast<unsigned int>(sum.y + 0.5f), 255u);

@@ -14,7 +14,8 @@
 // and, on request, sweeps the radius from 1 to 16 (--variant radius_sweep).
 // Beside them, the seminar's own four kernels as published (seminar_*: a
 // "valid" convolution with its 5x5 table built in, on the input padded by
-// the host), so that each of its factors can be measured, not inferred.
+// the host; seminar_ladder.hpp, this chapter's second program part), so that
+// each of its factors can be measured, not inferred.
 // The main line (main, listed first) carries chapter 05's kernel forward; this
 // chapter's candidate step (symmetric) tells it what is known about its
 // weights, the radius and their symmetry: mirrored taps are added before
@@ -34,15 +35,11 @@
 #include "gauss/lesson_launch.hpp"
 #include "gauss/reference.hpp"
 #include "gauss/section_runs.hpp"
-#include "gauss/seminar.hpp"
-#include "seminar_simple_cl.hpp"   // chapter 01's port of the seminar's Simple kernel
-#include "seminar_weights_cl.hpp"  // the seminar's three kernels after it
+#include "seminar_ladder.hpp"  // the seminar's own kernels: chapter 06's second program part
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_symmetric.cuh"
 #include "blur_weights.cuh"
 #include "gauss/cuda.hpp"
-#include "seminar_simple.cuh"
-#include "seminar_weights.cuh"
 #endif
 
 namespace chapter06 {
@@ -134,41 +131,6 @@ gauss::CudaSetup cuda_setup(const Storage& storage) {
 }
 #endif
 
-// --- The seminar's ladder, as published -----------------------------------------------
-// Its four kernels in its order, each with its block shape (Simple 32x32, the
-// rest 32x8), on the input padded by the host (gauss/seminar.hpp). Their
-// table is sigma 1, radius 2 only: other blurs skip them.
-
-const char* const kSimple = "the seminar's Simple: per-thread table of literals, fixed 5x5 loops, 32x32";
-const char* const kArray = "the seminar's Array: the same table, run-time loop bound: local memory, 32x8";
-const char* const kConstant = "the seminar's Constant: __constant table, run-time loop bound, 32x8";
-const char* const kConstantFixed = "the seminar's ConstantFixed: __constant table, fixed 5x5 loops, 32x8";
-
-#ifdef GAUSS_HAVE_CUDA
-gauss::CudaSetup seminar_cuda(SeminarKernel kernel) {
-  return gauss::seminar::cuda_setup(
-      [kernel](const std::uint8_t* padded, int padded_pitch, std::uint8_t* out, const gauss::Problem& p,
-               cudaStream_t stream) { launch_seminar_weights(kernel, padded, padded_pitch, out, p, stream); });
-}
-#endif
-
-void add_seminar_ladder(gauss::Chapter& chapter) {
-  using gauss::seminar::opencl_setup;
-  const gauss::OpenClSource& simple = gauss::embedded::seminar_simple_cl;  // chapter 01's port, not a copy
-  const gauss::OpenClSource& ladder = gauss::embedded::seminar_weights_cl;
-  chapter.add_opencl("seminar_simple", kSimple, opencl_setup(simple, "seminar_simple", {32, 32}, false));
-  chapter.add_opencl("seminar_array", kArray, opencl_setup(ladder, "seminar_array", {32, 8}, true));
-  chapter.add_opencl("seminar_constant", kConstant, opencl_setup(ladder, "seminar_constant", {32, 8}, true));
-  chapter.add_opencl("seminar_constant_fixed", kConstantFixed,
-                     opencl_setup(ladder, "seminar_constant_fixed", {32, 8}, false));
-#ifdef GAUSS_HAVE_CUDA
-  chapter.add_cuda("seminar_simple", kSimple, gauss::seminar::cuda_setup(launch_seminar_simple));
-  chapter.add_cuda("seminar_array", kArray, seminar_cuda(SeminarKernel::Array));
-  chapter.add_cuda("seminar_constant", kConstant, seminar_cuda(SeminarKernel::Constant));
-  chapter.add_cuda("seminar_constant_fixed", kConstantFixed, seminar_cuda(SeminarKernel::ConstantFixed));
-#endif
-}
-
 // --- The radius sweep ------------------------------------------------------------------
 // Radius 1 to 16 (sigma = R / 3, the blur each radius is meant for), every
 // variant on every API, each checked against the reference. The work grows
@@ -214,10 +176,9 @@ gauss::Chapter make_chapter() {
   gauss::Chapter chapter("06_constant_memory", "where the weights live: registers, local, constant, global memory");
 
   // --- The main line, first: chapter 05's kernel, and this chapter's candidate --------
-  // The candidate step tells chapter 05's kernel what is known at compile
-  // time about its weights: besides the radius, their symmetry. Measured on
-  // the H200 it does not beat chapter 05's kernel (README: "The main line"),
-  // so the main line carries that one forward, and the candidate runs beside it.
+  // The candidate tells chapter 05's kernel what is known at compile time about
+  // its weights, besides the radius: their symmetry. Measured, it does not beat
+  // chapter 05's kernel (README: "The main line"), so it runs beside it.
   const char* main_line = "main line: chapter 05's main, unchanged (symmetric, the candidate, did not beat it)";
   const char* symmetric = "chapter 05's main with mirrored taps added before weighing (R+1 multiply-adds per 1-D sum)";
   chapter.add_opencl("main", main_line, chapter05::staged_opencl).line = "main";
@@ -239,18 +200,15 @@ gauss::Chapter make_chapter() {
   for (const Storage& s : kStorages) chapter.add_cuda(s.name, s.description, cuda_setup(s));
 #endif
 
-  // --- The seminar's four kernels as published, OpenCL then CUDA ----------------------
-  // Their "valid" output on the padded input is our clamped, centred blur:
-  // checked like ours (README, "The seminar's kernels as published").
+  // --- The seminar's four kernels as published (seminar_ladder.hpp) ------------------
   add_seminar_ladder(chapter);
 
   // --- On request: every radius from 1 to 16 -----------------------------------------
   chapter.add_section("radius_sweep", "the radius sweep: R = 1..16, every variant, ms and (GB/s)", radius_sweep,
                       gauss::Chapter::SectionRuns::OnRequest);
 
-  // The exercise (README, section Exercise): blur_weights.cl/.cu with the
-  // __constant weights of the two constant kernels left for the student to
-  // declare (CUDA), fill (CUDA) and read (both).
+  // The exercise (README, section Exercise): blur_weights.cl/.cu, the two constant
+  // kernels' __constant weights left to declare (CUDA), fill (CUDA) and read (both).
   chapter.set_exercise("blur_weights.cl", {"constant_runtime", "constant_fixed"});
   return chapter;
 }

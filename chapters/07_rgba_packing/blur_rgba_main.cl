@@ -1,26 +1,42 @@
-// Chapter 07, the main line: chapter 06's kernel (the separable blur fused
-// in local memory, mirrored taps added before weighing) on RGBA pixels.
+// Chapter 07, the main line: chapter 05's kernel (the separable blur fused in
+// local memory, blur_staged.cl) on RGBA pixels, one 32-bit word per pixel.
 //
-// A pixel is one 32-bit word (R, G, B, A in memory order) and a row is
-// 4 x width bytes, so every pixel is word-aligned: the byte path of the gray
-// kernels is gone, and every load and store is one word. A work-group of
-// 32 x 8 items owns 32 x TILE_ROWS output pixels (one column, TILE_ROWS / 8
-// rows per item: the 4 bytes an item stores per row are the gray kernel's):
+// In gray a word held four pixels, one byte each; in RGBA it holds one pixel,
+// R, G, B and A in memory order. Everything else is chapter 05's: the tile
+// staged once as words, one float4 per item and row, the vertical pass down
+// the float4s, one packed store per row. A work-group of 32 x 8 items owns an
+// output tile of 32 x TILE_ROWS pixels (128 bytes a row, as in gray) and runs
+// three phases:
 //
-//   1. load:       the tile and its halo, (32 + 2R) x (TILE_ROWS + 2R) pixels,
-//                  clamped, one 32-bit load each, into local memory;
-//   2. horizontal: each item sums its column's row, R, G and B apart, for
-//                  every 8th tile row: w[R] c + sum_d w[R+d] (left_d + right_d),
-//                  the mirrored bytes added as integers before one conversion;
-//                  one float4 (R, G, B, and the pixel's alpha) per item and row;
+//   1. load:       the input tile with its halo, (32 + 2R) x (TILE_ROWS + 2R)
+//                  pixels, clamped at the image's edges, into local memory,
+//                  once, one 32-bit word each;
+//   2. horizontal: each item unpacks the 2R+1 pixels around its own into
+//                  float4s (R, G, B, A) and sums them, for every 8th row of
+//                  the tile (halo rows included), into a float tile: one
+//                  float4 per item and row, R, G, B and the pixel's own alpha;
 //   --- barrier ---
-//   3. vertical:   each item sums its column down, mirrored rows added first,
-//                  rounds, takes the pixel's own alpha from the centre row's
-//                  fourth lane and stores one word per pixel.
+//   3. vertical:   each item sums 2R+1 float4s down its column for its ROWS
+//                  output rows, rounds, packs R, G, B and the pixel's alpha
+//                  into one word and stores it.
 //
-// Alpha is carried, not blurred: the chapter's reference keeps each pixel's alpha.
-// Built with -D RADIUS=<r> -D TILE_ROWS=<rows>: main.cpp picks the rows that
-// fit in the device's local memory (rgba_main_tile_rows, blur_rgba_main.hpp).
+//        x0 - R           x0                x0 + 32
+//        +--------+------------------------+--------+  y0 - R
+//        |  halo  |      halo rows         |  halo  |
+//        |        +------------------------+        |  y0
+//        |        | the group's 32 x       |        |
+//        |        | TILE_ROWS output pixels|        |   pixels[][]: one word per pixel
+//        |        +------------------------+        |  y0 + TILE_ROWS
+//        |        |      halo rows         |        |
+//        +--------+------------------------+--------+  y0 + TILE_ROWS + R
+//                 row_sums[][]: one float4 a pixel, the halo rows included
+//
+// Alpha is carried, not blurred: the chapter's reference keeps each pixel's
+// alpha. A row is 4 x width bytes, so every pixel is word-aligned whatever
+// the width: chapter 05's byte path for unaligned words is gone.
+//
+// Built with -D RADIUS=<r> -D TILE_ROWS=<rows>; the host picks TILE_ROWS so
+// that the two local arrays fit (blur_rgba_main.hpp, rgba_main_tile_rows).
 
 #if !defined(RADIUS) || !defined(TILE_ROWS)
 #error "build with -D RADIUS=<radius> -D TILE_ROWS=<64, 32, 16 or 8>"
@@ -28,18 +44,22 @@
 #define GROUP_X 32
 #define GROUP_Y 8
 #define TAPS (2 * RADIUS + 1)
-#define ROWS (TILE_ROWS / GROUP_Y)       // output rows per item
+#define ROWS (TILE_ROWS / GROUP_Y)     // output rows per item
 #define TILE_H (TILE_ROWS + 2 * RADIUS)  // tile rows, halo included
-#define TILE_W (GROUP_X + 2 * RADIUS)    // tile columns (pixels), halo included
+// The halo columns: R pixels, R words (in gray, R rounded up to whole words).
+#define HALO_X RADIUS
+#define TILE_WORDS (GROUP_X + 2 * HALO_X)
+// The words an item reads for one row of its horizontal pass: its own pixel
+// and R on each side.
+#define SPAN_WORDS (1 + 2 * HALO_X)
 
-#if TILE_H * TILE_W * 4 + TILE_H * GROUP_X * 16 > 48 * 1024
+#if TILE_H * TILE_WORDS * 4 + TILE_H * GROUP_X * 16 > 48 * 1024
 #error "the local tiles exceed 48 KB: use fewer TILE_ROWS"
 #endif
 
 typedef struct {
     float w[33];
 } GaussTaps;
-
 
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1)))
 void blur_rgba_staged(__global const uchar* in,
@@ -49,55 +69,58 @@ void blur_rgba_staged(__global const uchar* in,
                       int pitch,  // 4 * width: every row word-aligned
                       GaussTaps taps)
 {
-    __local uchar4 pixels[TILE_H][TILE_W];  // a uchar4 is one 32-bit word
-    // R, G, B sums and the pixel's alpha: one float4 per item and row, so a
+    __local uint pixels[TILE_H][TILE_WORDS];
+    // One float4 per item and row: R, G, B sums and the pixel's alpha, so a
     // warp reads and writes 512 contiguous bytes, free of bank conflicts.
     __local float4 row_sums[TILE_H][GROUP_X];
 
     const int lx = get_local_id(0);
     const int ly = get_local_id(1);
-    const int x0 = get_group_id(0) * GROUP_X;  // the group's first output pixel
-    const int y0 = get_group_id(1) * TILE_ROWS;
+    const int x0 = get_group_id(0) * GROUP_X;    // the group's first output column
+    const int y0 = get_group_id(1) * TILE_ROWS;  // and row
 
     float w[TAPS];
     for (int i = 0; i < TAPS; ++i) {
         w[i] = taps.w[i];
     }
 
-    // 1. The load: one flat stride of the 256 items over the tile's pixels,
-    //    each one aligned 32-bit load, clamped to the image.
-    for (int i = ly * GROUP_X + lx; i < TILE_H * TILE_W; i += GROUP_X * GROUP_Y) {
-        const int ty = i / TILE_W;
-        const int tx = i - ty * TILE_W;
-        __global const uchar4* row = (__global const uchar4*)(in + clamp(y0 - RADIUS + ty, 0, height - 1) * pitch);
-        pixels[ty][tx] = row[clamp(x0 - RADIUS + tx, 0, width - 1)];
+    // 1. The load. The 256 items stride over the tile's words in one flat
+    //    sequence (a row of TILE_WORDS is a little more than one pass of 32,
+    //    a 2-D stride would leave most items idle in its second pass).
+    //    A word is a pixel: one clamped 32-bit load each, at the image's
+    //    edges too.
+    for (int i = ly * GROUP_X + lx; i < TILE_H * TILE_WORDS; i += GROUP_X * GROUP_Y) {
+        const int ty = i / TILE_WORDS;
+        const int tw = i - ty * TILE_WORDS;
+        __global const uint* row = (__global const uint*)(in + clamp(y0 - RADIUS + ty, 0, height - 1) * pitch);
+        const int x = x0 - HALO_X + tw;  // the word's pixel
+        pixels[ty][tw] = row[clamp(x, 0, width - 1)];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    // 2. The horizontal pass, every 8th tile row, the item's column centred
-    //    at tile column lx + R; the mirrored bytes of each channel added as
-    //    integers (exact), then one conversion and one multiply-add.
+    // 2. The horizontal pass: every 8th tile row, halo rows included. Each
+    //    word is unpacked into four floats once per row, then weighed once:
+    //    one pixel's sums, three channels at a time.
     for (int ty = ly; ty < TILE_H; ty += GROUP_Y) {
-        const uchar4 centre = pixels[ty][lx + RADIUS];
-        float r = w[RADIUS] * convert_float(centre.x);
-        float g = w[RADIUS] * convert_float(centre.y);
-        float b = w[RADIUS] * convert_float(centre.z);
-        for (int d = 1; d <= RADIUS; ++d) {
-            const uchar4 left = pixels[ty][lx + RADIUS - d];
-            const uchar4 right = pixels[ty][lx + RADIUS + d];
-            r += w[RADIUS + d] * convert_float((int)left.x + (int)right.x);
-            g += w[RADIUS + d] * convert_float((int)left.y + (int)right.y);
-            b += w[RADIUS + d] * convert_float((int)left.z + (int)right.z);
+        float4 v[SPAN_WORDS];  // the pixels around the item's own, which is v[HALO_X]
+        for (int i = 0; i < SPAN_WORDS; ++i) {
+            // EXERCISE: v[i], the pixel word pixels[ty][lx + i] as four floats: R, G, B, A (R in the lowest byte)
+            v[i] = convert_float4(as_uchar4(pixels[ty][lx + i]));
+            // STARTER:
+            // v[i] = (float4)(0.0f);
+            // END EXERCISE
+        }
+        float4 s = (float4)(0.0f);
+        for (int d = 0; d < TAPS; ++d) {
+            s += w[d] * v[d];
         }
         // The fourth lane carries the pixel's own alpha to the vertical pass.
-        // (vstore4, not an assignment: Oclgrind 21.10 turns the assignment of
-        // this vector into a store of undef followed by four lane stores, and
-        // its uninitialised-value check reports the first.)
-        vstore4((float4)(r, g, b, convert_float(centre.w)), 0, (__local float*)&row_sums[ty][lx]);
+        row_sums[ty][lx] = (float4)(s.x, s.y, s.z, v[HALO_X].w);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    // 3. The vertical pass, the item's ROWS consecutive output rows.
+    // 3. The vertical pass, for the item's ROWS consecutive output rows: the
+    //    unrolled loops read each of the ROWS + 2R float4s once.
     const int x = x0 + lx;
     if (x >= width) {
         return;
@@ -107,17 +130,17 @@ void blur_rgba_staged(__global const uchar* in,
         if (y >= height) {
             break;
         }
-        const int c = ly * ROWS + j + RADIUS;  // the output row's tile row
-        const float4 centre = row_sums[c][lx];
-        float4 sum = w[RADIUS] * centre;
-        for (int d = 1; d <= RADIUS; ++d) {
-            sum += w[RADIUS + d] * (row_sums[c - d][lx] + row_sums[c + d][lx]);
+        float4 sum = (float4)(0.0f);
+        for (int d = 0; d < TAPS; ++d) {
+            sum += w[d] * row_sums[ly * ROWS + j + d][lx];
         }
-        // Round half up (convert_uchar4_sat truncates); alpha is not blurred
-        // but the pixel's own, from the centre row's fourth lane (exact: a
-        // byte converted to float and back).
+        // EXERCISE: the pixel back in one word: R, G, B rounded half up and saturated, alpha the centre row's fourth lane
+        // Round half up: convert_uchar4_sat truncates, so add 0.5 first.
         uchar4 result = convert_uchar4_sat(sum + 0.5f);
-        result.w = convert_uchar(centre.w);
-        ((__global uchar4*)(out + y * pitch))[x] = result;  // one 32-bit store
+        result.w = convert_uchar(row_sums[ly * ROWS + j + RADIUS][lx].w);  // exact: a byte, as a float, back
+        // STARTER:
+        // const uchar4 result = (uchar4)(0);
+        // END EXERCISE
+        ((__global uint*)(out + y * pitch))[x] = as_uint(result);  // one packed store
     }
 }

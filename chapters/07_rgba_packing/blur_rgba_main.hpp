@@ -8,8 +8,8 @@
 namespace chapter07 {
 
 /// Bytes of local memory one group of blur_rgba_staged uses: the input tile,
-/// 32 + 2R pixels of 4 bytes a row, and the float4 row sums of 32 items, both
-/// tile_rows + 2R rows high.
+/// 32 + 2R pixels of 4 bytes a row (one word a pixel), and the float4 row sums
+/// of 32 items, both tile_rows + 2R rows high.
 constexpr std::size_t rgba_main_local_bytes(int radius, int tile_rows) {
   const int rows = tile_rows + 2 * radius;
   return static_cast<std::size_t>(rows) * (32 + 2 * radius) * 4 + static_cast<std::size_t>(rows) * 32 * 16;

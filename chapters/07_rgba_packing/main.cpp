@@ -12,8 +12,9 @@
 //              split and the join are part of its time
 //   alpha_zero rgba32 as the Fixstars seminar wrote it: alpha = 0 (a known bug)
 //
-// The main line's step (main, listed first): chapter 06's fused separable
-// kernel with symmetric weights on RGBA, one 32-bit word per pixel in and out.
+// The main line's step (main, listed first): chapter 05's fused separable
+// kernel on RGBA, one 32-bit word per pixel in and out (chapter 06 carries
+// chapter 05's kernel forward unchanged).
 //
 // Every output carries its input pixel's alpha through, and the tests use
 // random alpha to check it. The Fixstars seminar measured RGB24 at 4.83 ms and
@@ -55,7 +56,7 @@ gauss::OpenClSetup interleaved_opencl(const char* kernel_name, int pixels_per_it
   };
 }
 
-// --- The main line: chapter 06's kernel on RGBA ------------------------------------
+// --- The main line: chapter 05's kernel on RGBA ------------------------------------
 // 32x8 groups, each owning 32 x rgba_main_tile_rows(R) pixels, as many rows as
 // the device's local memory holds (at most 64, in at most 48 KB).
 gauss::OpenClLaunch rgba_main_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
@@ -83,9 +84,9 @@ gauss::Chapter make_chapter() {
   gauss::Chapter chapter("07_rgba_packing", "colour: RGB24, RGBA32, planar, four pixels per item",
                          gauss::PixelFormat::Rgba);
 
-  // --- The main line, first: chapter 06's fused kernel on RGBA, alpha carried ---------------
+  // --- The main line, first: chapter 05's fused kernel on RGBA, alpha carried ---------------
   const char* main_line =
-      "main line: chapter 06's fused symmetric kernel on RGBA, 32x64 tiles in local memory, one word per pixel";
+      "main line: chapter 05's fused kernel on RGBA, 32x64 tiles in local memory, one word per pixel";
   chapter.add_opencl("main", main_line, rgba_main_opencl).line = "main";
 #ifdef GAUSS_HAVE_CUDA
   chapter.add_cuda("main", main_line, gauss::lesson::cuda_launch(launch_blur_rgba_main)).line = "main";
@@ -145,10 +146,10 @@ gauss::Chapter make_chapter() {
   chapter.add_section("planar_split", "planar: the split, the blur of the planes and the join, timed apart",
                       planar_split);
 
-  // The exercise (README, section Exercise): blur_rgba.cl/.cu with the
-  // rgba32 kernel's 32-bit loads, float4 sums and conversion back left for
-  // the student to write.
-  chapter.set_exercise("blur_rgba.cl", {"rgba32"});
+  // The exercise (README, section Exercise): the main line's step,
+  // blur_rgba_main.cl/.cu with the unpacking of a pixel word into four
+  // floats and the packing back left for the student to write.
+  chapter.set_exercise("blur_rgba_main.cl", {"main"});
   return chapter;
 }
 

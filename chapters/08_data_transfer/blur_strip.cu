@@ -1,12 +1,12 @@
-// Chapter 08: chapter 01's naive blur, for a strip of output rows.
+// Chapter 08: chapter 01's naive blur, for a strip of output rows (blur_strip.cl
+// is the same kernel in OpenCL C).
 // (It repeats chapter 01's blur_naive.cu on purpose, line for line but the
-// strip's first row: that difference is the lesson.)
+// strip's rows: that difference is the lesson.)
 //
-// OpenCL launches chapter 01's kernel unchanged on a strip through the global
-// work offset (get_global_id(1) starts at the strip's first row). CUDA has no
-// such offset: blockIdx and threadIdx start at zero in every launch, so the
-// strip's first row must come in as a parameter. That is the only change from
-// ../01_naive/blur_naive.cu; everything that reads memory is the same.
+// CUDA has no global work offset: blockIdx and threadIdx start at zero in
+// every launch, so the strip's first row must come in as a parameter, and its
+// end as the guard. That is the only change from ../01_naive/blur_naive.cu;
+// everything that reads memory is the same.
 #include <cstdint>
 
 #include "blur_strip.cuh"

@@ -17,19 +17,15 @@
 // Then it splits the image into strips whose copies overlap the kernels of
 // other strips (several in-order queues, several streams), so that the job
 // takes about as long as its largest part instead of the sum of the parts.
+// The kernel is chapter 01's naive blur, a kernel the reader already knows;
+// every output is checked against the CPU reference, from poisoned memory.
 //
-// The kernel is chapter 01's naive blur, unchanged, so that the cost of the
-// transfers is measured against a kernel the reader already knows. Every
-// output is checked against the CPU reference, from poisoned output memory.
-//
-// The chapter has a second program part, transfers.hpp: the methods
-// themselves, eleven in two APIs and the overlap in both, each a class of its
-// own (what it allocates, what run() enqueues, which events time which part).
-// main.cpp picks and reports them. What is not the lesson is in common/: how a
-// job is measured and tabled (gauss/transfer_job.hpp), the pinned, mapped and
-// managed memory (gauss/host_memory.hpp, gauss/cuda_host_memory.hpp) and the
-// strip plan (gauss/row_strips.hpp). The lesson is in README.md beside this
-// file.
+// The second program part, transfers.hpp, holds the methods, each a class of
+// its own (what it allocates, what run() enqueues, which events time which
+// part); main.cpp picks and reports them. How a job is measured and tabled,
+// the host memory and the strip plan are in common/ (gauss/transfer_job.hpp,
+// host_memory.hpp, cuda_host_memory.hpp, row_strips.hpp). The lesson is in
+// README.md beside this file.
 #include <algorithm>
 #include <functional>
 #include <iostream>
@@ -37,13 +33,13 @@
 #include <vector>
 
 #include "gauss/chapter.hpp"
-#include "gauss/naive_blur.hpp"  // chapter 01's OpenCL kernel (USES 01_naive)
 #include "gauss/oclgrind.hpp"
 #include "gauss/reference.hpp"
 #include "gauss/row_strips.hpp"
 #include "gauss/section_tools.hpp"
 #include "gauss/transfer_job.hpp"
-#include "transfers.hpp"  // the methods: chapter 08's second program part
+#include "naive_blur.hpp"  // chapter 01's OpenCL kernel (USES 01_naive)
+#include "transfers.hpp"   // the methods: chapter 08's second program part
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_naive.cuh"  // chapter 01's CUDA kernel (USES 01_naive)
 #endif
@@ -189,7 +185,7 @@ gauss::Chapter make_chapter() {
                             context.out << "on Oclgrind the first strip uploads the whole image (oclgrind.hpp "
                                            "says why)\n";
                           }
-                          const cl::Kernel kernel = naive::build_naive_blur(cl, context.blur);
+                          const cl::Kernel kernel = build_blur_strip(cl, context.blur);  // blur_strip.cl
                           run_overlap(
                               context, "OpenCL", cl.info.name,
                               [&](int strips) { return opencl_overlap(cl, kernel, problem, strips); }, reference);
@@ -205,13 +201,11 @@ gauss::Chapter make_chapter() {
 #endif
                       });
 
-  // The exercise (README, section Exercise): blur_strip.cu, CUDA's strip
-  // kernel, with its row offset, its guard and its row clamp left for the
-  // student; the overlap section runs it. CUDA only: OpenCL blurs a strip with
-  // chapter 01's kernel through the global work offset, so it has no strip
-  // kernel to write (the name below matches no OpenCL file, so --kernel-file
-  // replaces nothing).
-  chapter.set_exercise("blur_strip.cu", {"overlap"});
+  // The exercise (README, section Exercise): the strip kernel,
+  // blur_strip.cl/.cu, with its rows (the strip's first row, the guard at
+  // its end) and its row clamp left for the student; the overlap section
+  // runs it.
+  chapter.set_exercise("blur_strip.cl", {"overlap"});
   return chapter;
 }
 

@@ -4,7 +4,7 @@
 // each part; the memory's owners (host_memory.hpp, cuda_host_memory.hpp), the
 // measuring and the tables (transfer_job.hpp) and the strip plan
 // (row_strips.hpp) are in common/. Every job runs chapter 01's kernel (the
-// CUDA overlap, its strip version in blur_strip.cu).
+// overlap, its strip version in blur_strip.cl and blur_strip.cu).
 #pragma once
 
 #include <algorithm>
@@ -17,14 +17,15 @@
 #include <utility>
 #include <vector>
 
+#include "blur_strip_cl.hpp"  // the overlap's strip kernel, embedded at build time from blur_strip.cl
 #include "gauss/error.hpp"
 #include "gauss/host_memory.hpp"
-#include "gauss/naive_blur.hpp"  // chapter 01's OpenCL kernel (USES 01_naive)
 #include "gauss/oclgrind.hpp"
 #include "gauss/opencl.hpp"
 #include "gauss/problem.hpp"
 #include "gauss/row_strips.hpp"
 #include "gauss/transfer_job.hpp"
+#include "naive_blur.hpp"  // chapter 01's OpenCL kernel (USES 01_naive)
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_naive.cuh"  // chapter 01's CUDA kernel, unchanged (USES 01_naive)
 #include "blur_strip.cuh"
@@ -196,6 +197,37 @@ class OpenClMapJob final : public OpenClJob {
 };
 
 // --- overlap: strips on several in-order queues --------------------------------
+// Each strip is blurred by blur_strip.cl: chapter 01's kernel, for the output
+// rows [row0, row_end) only (the twin of the CUDA overlap's blur_strip.cu).
+
+/// Builds blur_strip.cl for @p blur's radius.
+inline cl::Kernel build_blur_strip(gauss::OpenClSession& cl, const gauss::BlurSpec& blur) {
+  return cl.kernel(gauss::embedded::blur_strip_cl, "blur_strip", "-D RADIUS=" + std::to_string(blur.radius));
+}
+
+/// Enqueues blur_strip for the output rows [row0, row0 + rows) on @p queue,
+/// after the events in @p wait (if any): chapter 01's 16 x 16 groups over the
+/// strip's rows alone, rounded up to whole groups (the kernel's guard idles
+/// the items past the strip's end).
+inline cl::Event enqueue_blur_strip(const cl::CommandQueue& queue, cl::Kernel& kernel, const cl::Buffer& in,
+                                    const cl::Buffer& out, const gauss::Problem& p, int row0, int rows,
+                                    const std::vector<cl::Event>* wait) {
+  kernel.setArg(0, in);
+  kernel.setArg(1, out);
+  kernel.setArg(2, p.image.width);
+  kernel.setArg(3, p.image.height);
+  kernel.setArg(4, p.image.pitch);
+  kernel.setArg(5, p.taps);
+  kernel.setArg(6, row0);
+  kernel.setArg(7, row0 + rows);
+  const cl::NDRange global(gauss::round_up(static_cast<std::size_t>(p.image.width), gauss::naive::kGroupX),
+                           gauss::round_up(static_cast<std::size_t>(rows), gauss::naive::kGroupY));
+  cl::Event done;
+  queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, cl::NDRange(gauss::naive::kGroupX, gauss::naive::kGroupY),
+                             wait, &done);
+  return done;
+}
+
 // Strip k's upload, kernel and download go, in that order, to queue k mod Q.
 // Commands of one in-order queue run one after the other; commands of
 // different queues may run at the same time, on different engines (the copy
@@ -246,8 +278,8 @@ class OpenClOverlapJob final : public OpenClJob {
       for (int j : gauss::transfer::strips_needed_by(strips_, static_cast<int>(k), p_.blur.radius)) {
         wait.push_back(up[j]);
       }
-      blur[k] = gauss::naive::enqueue_naive_blur(queue, kernel_, device_in_, device_out_, p_, s.row0, s.rows,
-                                                 wait.empty() ? nullptr : &wait);
+      blur[k] = enqueue_blur_strip(queue, kernel_, device_in_, device_out_, p_, s.row0, s.rows,
+                                   wait.empty() ? nullptr : &wait);
       queue.enqueueReadBuffer(device_out_, CL_FALSE, offset_of_row(p_, s.row0), offset_of_row(p_, s.rows),
                               pinned_out_.data() + offset_of_row(p_, s.row0), nullptr, &down[k]);
       queue.flush();  // submit now: a queue's commands may wait until it is flushed
@@ -309,7 +341,8 @@ inline std::vector<TransferMethod> opencl_methods(gauss::OpenClSession& cl, cons
 /// each uploaded, blurred and downloaded on one of kOverlapQueues in-order
 /// queues, round robin, so that one strip's copies run while another strip's
 /// kernel does. The images are in pinned memory (CL_MEM_ALLOC_HOST_PTR,
-/// mapped), as asynchronous copies need.
+/// mapped), as asynchronous copies need. @p kernel is blur_strip.cl, built by
+/// build_blur_strip() for @p problem's radius.
 inline TransferMethod opencl_overlap(gauss::OpenClSession& cl, const cl::Kernel& kernel, const gauss::Problem& problem,
                                      int strips) {
   return {"strips_" + std::to_string(strips),

@@ -39,10 +39,10 @@
 
 #include "gauss/chapter.hpp"
 #include "gauss/lesson_launch.hpp"
-#include "gauss/naive_blur.hpp"  // chapter 01's OpenCL kernel (USES 01_naive)
 #include "gauss/oclgrind.hpp"
 #include "gauss/reference.hpp"
-#include "reduction.hpp"  // the sums and the sections' parts: this chapter's second program part
+#include "naive_blur.hpp"  // chapter 01's OpenCL kernel (USES 01_naive)
+#include "reduction.hpp"   // the sums and the sections' parts: this chapter's second program part
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_naive.cuh"  // chapter 01's CUDA kernel (USES 01_naive)
 #endif

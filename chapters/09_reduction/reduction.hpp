@@ -24,7 +24,6 @@
 #include "gauss/chapter.hpp"
 #include "gauss/error.hpp"
 #include "gauss/image.hpp"
-#include "gauss/naive_blur.hpp"  // chapter 01's OpenCL kernel (USES 01_naive)
 #include "gauss/oclgrind.hpp"
 #include "gauss/opencl.hpp"
 #include "gauss/reference.hpp"
@@ -32,6 +31,7 @@
 #include "gauss/section_tools.hpp"
 #include "gauss/table.hpp"
 #include "gauss/timing.hpp"
+#include "naive_blur.hpp"        // chapter 01's OpenCL kernel (USES 01_naive)
 #include "reduce_broken_cl.hpp"  // reduce_broken.cl, embedded at build time
 #include "reduce_cl.hpp"         // reduce.cl, embedded at build time
 #ifdef GAUSS_HAVE_CUDA

@@ -8,9 +8,20 @@
 
 namespace gauss {
 
+namespace {
+
+// A number as the user typed it: -1, 0.5, 1e+03 (std::to_string would say -1.000000).
+std::string shortest(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+}  // namespace
+
 void validate(const BlurSpec& spec) {
   if (!(spec.sigma > 0.0 && spec.sigma <= 100.0)) {  // also rejects NaN
-    throw InputError("--sigma must be greater than 0 and at most 100 (got " + std::to_string(spec.sigma) + ")");
+    throw InputError("--sigma must be greater than 0 and at most 100 (got " + shortest(spec.sigma) + ")");
   }
   if (spec.radius < 1 || spec.radius > kMaxRadius) {
     throw InputError("--radius must be between 1 and " + std::to_string(kMaxRadius) + " (got " +

@@ -14,14 +14,25 @@
 
 #include "gauss/error.hpp"
 #include "gauss/options.hpp"
+#include "gauss/progress.hpp"
 #include "gauss/reference.hpp"
 #include "gauss/table.hpp"
 #ifdef GAUSS_HAVE_CUDA
 #include "gauss/cuda.hpp"
 #endif
 
+#ifndef GAUSS_HAVE_CUDA
+#ifndef GAUSS_NO_CUDA_REASON
+#error "GAUSS_NO_CUDA_REASON must say why this build has no CUDA (set by common/CMakeLists.txt)"
+#endif
+#endif
+
 namespace gauss {
 namespace {
+
+// The copy kernel's row: not a variant of the chapter, but a row of every
+// table, so --variant copy names it (and runs it alone).
+constexpr const char* kCopyName = "copy";
 
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
@@ -140,7 +151,7 @@ void print_devices(std::ostream& out) {
   if (cuda.empty()) out << "  none: " << why << '\n';
   for (const CudaDeviceInfo& d : cuda) out << "  " << d.index << ": " << d.summary() << '\n';
 #else
-  out << "CUDA: not built (CMake found no CUDA compiler at configure time)\n";
+  out << "CUDA: not built (" << GAUSS_NO_CUDA_REASON << ")\n";
 #endif
 }
 
@@ -269,8 +280,11 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
     return options.variants.empty() ||
            std::find(options.variants.begin(), options.variants.end(), name) != options.variants.end();
   };
+  const bool copy_asked =
+      std::find(options.variants.begin(), options.variants.end(), kCopyName) != options.variants.end();
   for (const std::string& name : options.variants) {
     const bool known =
+        name == kCopyName ||
         std::any_of(variants_.begin(), variants_.end(), [&](const Variant& v) { return v.name == name; }) ||
         std::any_of(sections_.begin(), sections_.end(), [&](const Section& s) { return s.name == name; });
     if (!known) throw InputError("unknown variant '" + name + "' (--list-variants lists them)");
@@ -287,15 +301,15 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
         std::find(options.variants.begin(), options.variants.end(), section.name) != options.variants.end();
     if (asked || (options.variants.empty() && section.runs == SectionRuns::ByDefault)) sections.push_back(&section);
   }
-  // Sections may use any API the options allow.
+  // Sections may use any API the options allow; the copy runs on every GPU API.
   auto wants = [&](Api api) {
-    return (api != Api::Cpu && !sections.empty() && api_chosen(api)) ||
+    return (api != Api::Cpu && (!sections.empty() || copy_asked) && api_chosen(api)) ||
            std::any_of(variants_.begin(), variants_.end(),
                        [&](const Variant& v) { return v.api == api && selected(v); });
   };
 #ifndef GAUSS_HAVE_CUDA
   if (options.api == ApiChoice::Cuda) {
-    throw InputError("this build has no CUDA: CMake found no CUDA compiler at configure time (use --api opencl)");
+    throw InputError(std::string("this build has no CUDA: ") + GAUSS_NO_CUDA_REASON + " (use --api opencl)");
   }
 #endif
   if (!options.output.empty() && !ends_with(options.output, ".png")) {
@@ -320,7 +334,7 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
     }
   }
 #else
-  if (options.api == ApiChoice::All) cuda_note = "not built (CMake found no CUDA compiler at configure time)";
+  if (options.api == ApiChoice::All) cuda_note = std::string("not built (") + GAUSS_NO_CUDA_REASON + ")";
 #endif
 
   // --- The input, in every format a selected variant uses ----------------------
@@ -408,16 +422,49 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
   };
 
   // --- The runs --------------------------------------------------------------
-  std::vector<ApiRun> runs;
-  auto announce = [](const std::string& what) { progress("running " + what + "...\n"); };
+  // Formats a GPU API runs: those of its selected variants, and the chapter's
+  // own when a section may need its copy ceiling or the copy alone is asked for.
+  auto gpu_formats = [&](Api api) {
+    std::vector<PixelFormat> used;
+    for (PixelFormat f : formats) {
+      const bool any = std::any_of(variants_.begin(), variants_.end(),
+                                   [&](const Variant& v) { return v.api == api && selected(v) && format_of(v) == f; });
+      if (any || (f == format_ && (!sections.empty() || copy_asked))) used.push_back(f);
+    }
+    return used;
+  };
+  // One line per run as it starts ("[3/9] OpenCL tiled ... 0.41 s"): at the
+  // benchmark size on a CPU a chapter takes minutes before its table.
+  int run_count = 0;
+  for (const Variant& v : variants_)
+    if (v.api == Api::Cpu && selected(v)) ++run_count;
+  std::vector<Api> gpu_apis;
+  if (opencl_device) gpu_apis.push_back(Api::OpenCL);
+#ifdef GAUSS_HAVE_CUDA
+  if (cuda_device) gpu_apis.push_back(Api::Cuda);
+#endif
+  for (Api api : gpu_apis) {
+    for (PixelFormat f : gpu_formats(api)) {
+      ++run_count;  // the copy
+      for (const Variant& v : variants_)
+        if (v.api == api && selected(v) && format_of(v) == f) ++run_count;
+    }
+  }
+  int runs_started = 0;
+  auto announce = [&](Api api, const std::string& name) {
+    return std::make_unique<ProgressLine>(std::cout, "[" + std::to_string(++runs_started) + "/" +
+                                                         std::to_string(run_count) + "] " + name_of(api) + " " + name);
+  };
+  if (run_count > 0) std::cout << "runs:    " << run_count << ", each line ending with its time\n";
 
+  std::vector<ApiRun> runs;
   if (wants(Api::Cpu)) {
     for (PixelFormat f : formats) {
       ApiRun cpu{Api::Cpu, f, "host CPU", std::nullopt, {}, {}};
       for (const Variant& v : variants_) {
         if (v.api != Api::Cpu || !selected(v) || format_of(v) != f) continue;
-        announce(v.name + " (CPU)");
         const Image& expected = reference_of(v);
+        const auto line = announce(Api::Cpu, v.name);
         cpu.results.push_back(run_cpu_variant(v, inputs.at(f), expected, options.blur, cpu_settings));
         cpu.variants.push_back(&v);
       }
@@ -425,31 +472,23 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
     }
   }
 
-  // Formats a GPU API runs: those of its selected variants, and the chapter's
-  // own when a section may need its copy ceiling.
-  auto gpu_formats = [&](Api api) {
-    std::vector<PixelFormat> used;
-    for (PixelFormat f : formats) {
-      const bool any = std::any_of(variants_.begin(), variants_.end(),
-                                   [&](const Variant& v) { return v.api == api && selected(v) && format_of(v) == f; });
-      if (any || (f == format_ && !sections.empty())) used.push_back(f);
-    }
-    return used;
-  };
-
   // One API's copy ceiling and variants, format by format. Runners stay
   // alive until the end: the timer lesson and the sections reuse them.
   auto run_gpu = [&](Api api, const std::string& device, auto& runners, auto make_runner) {
     for (PixelFormat f : gpu_formats(api)) {
       auto& runner = runners[f] = make_runner(inputs.at(f));
       ApiRun run{api, f, device, std::nullopt, {}, {}};
-      announce(std::string("copy (") + name_of(api) + ")");
-      run.copy = runner->copy(gpu_settings);
-      if (f != format_) run.copy->name = std::string("copy_") + lower(name_of(f));
+      const std::string copy_name = f == format_ ? std::string(kCopyName) : "copy_" + lower(name_of(f));
+      {
+        const auto line = announce(api, copy_name);
+        run.copy = runner->copy(gpu_settings);
+      }
+      run.copy->name = copy_name;
       for (const Variant& v : variants_) {
         if (v.api != api || !selected(v) || format_of(v) != f) continue;
-        announce(v.name + " (" + name_of(api) + ")");
-        run.results.push_back(runner->run(v, options.blur, reference_of(v), gpu_settings));
+        const Image& expected = reference_of(v);
+        const auto line = announce(api, v.name);
+        run.results.push_back(runner->run(v, options.blur, expected, gpu_settings));
         run.variants.push_back(&v);
       }
       runs.push_back(std::move(run));
@@ -516,6 +555,7 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
     print_results(std::cout, rows);
   }
 
+  std::map<std::string, std::string> errors_shown;  // an error's text -> the first run that reported it
   for (const ApiRun& run : runs) {
     std::vector<std::pair<const VariantResult*, const Variant*>> all;
     if (run.copy) all.emplace_back(&*run.copy, nullptr);
@@ -535,7 +575,13 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
         continue;
       }
       if (!r->error.empty()) {
-        std::cout << "ERROR: " << r->error << '\n';
+        // Variants built from one file fail with the same compiler log: print it once.
+        const auto [first, is_new] = errors_shown.emplace(r->error, r->name + " (" + name_of(r->api) + ")");
+        if (is_new) {
+          std::cout << "ERROR: " << r->error << '\n';
+        } else {
+          std::cout << "ERROR: the same as " << first->second << " above\n";
+        }
         continue;
       }
       if (known_bug) {
@@ -553,6 +599,14 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
   }
 
   // --- The timer lesson ------------------------------------------------------
+  // Not for a variant whose run failed: its error is in the table already,
+  // and building it again would print the same compiler log twice.
+  auto ran_ok = [&](const Variant* v) {
+    for (const ApiRun& run : runs)
+      for (std::size_t i = 0; i < run.results.size(); ++i)
+        if (run.variants[i] == v) return run.results[i].error.empty() && run.results[i].skipped.empty();
+    return false;
+  };
   if (!timer_lesson_.empty()) {
     Table table({{"clock", Table::Align::Left}, {"OpenCL ms"}, {"CUDA ms"}});
     std::string ocl_cells[3] = {"-", "-", "-"};
@@ -567,10 +621,10 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
       any = true;
     };
     try {
-      if (const Variant* v = find(timer_lesson_, Api::OpenCL); v && opencl_runners.count(format_of(*v)) && selected(*v))
+      if (const Variant* v = find(timer_lesson_, Api::OpenCL); v && opencl_runners.count(format_of(*v)) && ran_ok(v))
         fill(opencl_runners[format_of(*v)]->compare_timers(*v, options.blur, gpu_settings), ocl_cells);
 #ifdef GAUSS_HAVE_CUDA
-      if (const Variant* v = find(timer_lesson_, Api::Cuda); v && cuda_runners.count(format_of(*v)) && selected(*v))
+      if (const Variant* v = find(timer_lesson_, Api::Cuda); v && cuda_runners.count(format_of(*v)) && ran_ok(v))
         fill(cuda_runners[format_of(*v)]->compare_timers(*v, options.blur, gpu_settings), cuda_cells);
 #endif
     } catch (const std::exception& error) {
@@ -591,7 +645,9 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
   if (cuda_device) cuda_for_sections = &*cuda_device;
 #endif
   for (const Section* section : sections) {
-    std::cout << "\n=== " << section->title << "\n\n";
+    // Flushed: in a log (a pipe) the table and each section's header show
+    // before the section's runs, not when the program ends.
+    std::cout << "\n=== " << section->title << "\n\n" << std::flush;
     SectionContext context{options,
                            input,
                            options.blur,

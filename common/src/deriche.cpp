@@ -8,7 +8,7 @@
 #include "gauss/blur.hpp"
 #include "gauss/reference.hpp"
 
-namespace gauss {
+namespace gauss::deriche {
 
 DericheCoefficients deriche_coefficients(double sigma) {
   // Deriche's fit of a Gaussian by two damped cosines (1993, for sigma = 1),
@@ -213,4 +213,4 @@ gauss::Image gaussian_pass_reference(const gauss::Image& input, double sigma, in
   return plane.rounded();
 }
 
-}  // namespace gauss
+}  // namespace gauss::deriche

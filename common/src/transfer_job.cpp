@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <iostream>
 #include <ostream>
 #include <utility>
 
 #include "gauss/blur.hpp"
+#include "gauss/progress.hpp"
 #include "gauss/section_tools.hpp"
 #include "gauss/variant.hpp"
 
@@ -28,6 +30,7 @@ JobStats measure_job(const TransferMethod& method, const std::string& api, const
   JobStats stats;
   stats.method = method.name;
   stats.api = api;
+  const ProgressLine line(std::cout, api + " " + method.name);  // the whole job takes long on a CPU
   const Image poison = poison_for(reference);
   Image output = poison;  // the user's output image
   try {

@@ -1,6 +1,7 @@
 // The recursive Gaussian (4th-order Deriche) on the host: its coefficients,
 // the taps the kernels take, and the CPU reference in double. Chapter 03
-// measures its kernels, chapter 04 runs them again in its pipeline.
+// measures its kernels, chapter 04 runs them again in its pipeline (both
+// name these through chapter 03's deriche_names.hpp).
 //
 // The filter is run along a line x[0..N-1] as two recursions whose outputs add up:
 //
@@ -19,7 +20,7 @@
 
 #include "gauss/image.hpp"
 
-namespace gauss {
+namespace gauss::deriche {
 
 /// The recursive Gaussian's coefficients for one sigma, in double.
 struct DericheCoefficients {
@@ -80,21 +81,4 @@ enum class Element { U8, F32 };
 /// Bytes per element.
 inline int bytes_of(Element element) { return element == Element::U8 ? 1 : 4; }
 
-}  // namespace gauss
-
-// Chapter 03's kernels and their launchers (and chapter 04's, which take the
-// same element types) are written in namespace chapter03 and name these
-// unqualified.
-namespace chapter03 {
-using gauss::bytes_of;
-using gauss::deriche_coefficients;
-using gauss::deriche_line;
-using gauss::deriche_taps;
-using gauss::DericheCoefficients;
-using gauss::DericheTaps;
-using gauss::Element;
-using gauss::gaussian_pass_reference;
-using gauss::Line;
-using gauss::Passes;
-using gauss::recursive_reference;
-}  // namespace chapter03
+}  // namespace gauss::deriche

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "gauss/chapter.hpp"
+#include "gauss/progress.hpp"
 #include "gauss/runners.hpp"
 #include "gauss/section_tools.hpp"
 #ifdef GAUSS_HAVE_CUDA
@@ -73,9 +74,13 @@ class SectionRunners {
     return api == Api::OpenCL && opencl_ != nullptr;
   }
 
-  /// Sets up, runs, times and checks @p variant (its API must be has()).
-  VariantResult run(const Variant& variant, const BlurSpec& blur, const Image& reference) {
+  /// Sets up, runs, times and checks @p variant (its API must be has()),
+  /// printing a line as it starts (named @p label, default the variant's name)
+  /// that ends with its time: a sweep on a slow device is not silent.
+  VariantResult run(const Variant& variant, const BlurSpec& blur, const Image& reference, std::string label = {}) {
     const RunSettings settings = section_settings(context_.options);
+    const ProgressLine line(context_.out, std::string(name_of(variant.api)) + " " +
+                                              (label.empty() ? variant.name : label));
 #ifdef GAUSS_HAVE_CUDA
     if (variant.api == Api::Cuda) return cuda_->run(variant, blur, reference, settings);
 #endif
@@ -94,14 +99,14 @@ class SectionRunners {
     variant.tolerance = kFloatTolerance;
     if (api == Api::OpenCL) variant.opencl = std::move(opencl);
     if (api == Api::Cuda) variant.cuda = std::move(cuda);
-    VariantResult result = run(variant, blur, reference);
+    VariantResult result = run(variant, blur, reference, row_name);
     context_.rows.push_back(row_of(result, row_name, device(api), copy_gbps(api)));
     if (!result.ok()) context_.failed = true;
     return result;
   }
 
   /// The device's name, for the CSV.
-  std::string device(Api api) const {
+  std::string device([[maybe_unused]] Api api) const {  // (used only where CUDA is built)
 #ifdef GAUSS_HAVE_CUDA
     if (api == Api::Cuda) return context_.cuda->name;
 #endif

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <optional>
 #include <ostream>
 #include <stdexcept>
@@ -21,6 +22,7 @@
 
 #include "gauss/opencl.hpp"
 #include "gauss/options.hpp"
+#include "gauss/progress.hpp"
 #include "gauss/runners.hpp"
 #include "gauss/table.hpp"
 #include "gauss/timing.hpp"
@@ -46,8 +48,12 @@ inline RunSettings run_settings(const Options& options) {
 /// Times @p launch, which enqueues everything one run does and returns the
 /// events of its commands in order; a run spans the first event's start to
 /// the last one's end. All runs are enqueued before the one wait at the end.
+/// Prints a line as it starts, "OpenCL <label> ...", ended with its time
+/// (progress.hpp): a section at the benchmark size on a CPU is not silent.
 template <class Launch>
-TimingStats time_opencl(cl::CommandQueue& queue, Launch&& launch, const RunSettings& settings) {
+TimingStats time_opencl(cl::CommandQueue& queue, Launch&& launch, const RunSettings& settings,
+                        const std::string& label = "section runs") {
+  const ProgressLine line(std::cout, "OpenCL " + label);
   int warmup = settings.warmup;
   int repeat = settings.repeat;
   if (settings.budget_ms > 0 && warmup > 0) {
@@ -70,9 +76,12 @@ TimingStats time_opencl(cl::CommandQueue& queue, Launch&& launch, const RunSetti
 
 #ifdef GAUSS_HAVE_CUDA
 /// Times @p launch (which launches everything one run does on the stream it
-/// is given) between two CUDA events per run; waits once at the end.
+/// is given) between two CUDA events per run; waits once at the end. Prints
+/// a progress line as time_opencl() does.
 template <class Launch>
-TimingStats time_cuda(cudaStream_t stream, Launch&& launch, const RunSettings& settings) {
+TimingStats time_cuda(cudaStream_t stream, Launch&& launch, const RunSettings& settings,
+                      const std::string& label = "section runs") {
+  const ProgressLine line(std::cout, "CUDA " + label);
   auto launch_checked = [&] {
     launch(stream);
     GAUSS_CUDA_CHECK(cudaGetLastError());  // a bad launch configuration shows here

@@ -96,6 +96,7 @@ struct JobStats {
 /// Makes @p method's job for @p input, runs it settings.warmup + settings.repeat
 /// times (fewer under a time budget, as the runners do), poisoning the output
 /// before each run, and checks the last run's output against @p reference.
+/// Prints a line on stdout as it starts, ended with its time (progress.hpp).
 JobStats measure_job(const TransferMethod& method, const std::string& api, const Image& input, const Image& reference,
                      const RunSettings& settings);
 

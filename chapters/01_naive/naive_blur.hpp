@@ -2,10 +2,11 @@
 //
 // Chapter 08 asks what it costs to bring the image to the GPU and back, and
 // chapter 09 sums the blur's output: both want a kernel whose time the reader
-// already knows, so they run chapter 01's, unchanged. Only a chapter that
-// borrows chapter 01's kernels can include this header: its CMakeLists.txt
-// says USES 01_naive, which links the embedded blur_naive_cl.hpp and the CUDA
-// launcher (blur_naive.cuh); this header only launches the OpenCL kernel.
+// already knows, so they run chapter 01's, unchanged. A chapter that borrows
+// chapter 01's kernels includes this header by name ("naive_blur.hpp"): its
+// CMakeLists.txt says USES 01_naive, which puts this folder on its include
+// path and links the embedded blur_naive_cl.hpp and the CUDA launcher
+// (blur_naive.cuh); this header only launches the OpenCL kernel.
 #pragma once
 
 #include <string>

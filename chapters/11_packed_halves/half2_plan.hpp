@@ -1,0 +1,198 @@
+// Chapter 11: the packed-half path's plan, shared by the CUDA launchers
+// (blur_half2.cu), the OpenCL set-up (main.cpp) and the later chapters that
+// sum in packed halves (their CMakeLists.txt USES 11_packed_halves): the
+// weights as half floats, the proof that they are precise enough, and the
+// warp strips' shapes.
+//
+// Two pixels per 32-bit register, as a pair of IEEE half floats, summed with
+// one HFMA2 (fused multiply-add on both halves) per tap and pair: half the
+// instructions of float sums, and the bytes become halves with one byte
+// permute (0x64bb is the half 1024 + bb). Half floats carry 11 significant
+// bits, so the weights must be chosen, not just rounded, and the error
+// proven, not just tested:
+//  * weights: 223/4096, 1001/4096 and 1648/4096 (sigma 1: 0.0544886850,
+//    0.2442013420, 0.4026199470), exact in half, summing to exactly 1, with
+//    1024 (w0 + w1 + w2) = 718 exact, so the bias of the 1024 + b encoding
+//    cancels exactly (K below);
+//  * error, for every input, before the final rounding: vertical sums round
+//    three times (at most 1/8 + 1/16 + 1/16 = 0.25 level), horizontal sums
+//    five times (at most 1/256 + 1/128 + 1/32 + 1/16 + 1/16 = 0.168), the
+//    weights' quantisation moves the exact sum by at most 255 x 0.000384 =
+//    0.098: |error| < 0.52 < 1, so every output is within one level of the
+//    reference floor(exact + 0.5). half2_error_bound() computes these terms
+//    from the kernel's order of operations; the tests check its numbers.
+//    (Near 0 and 255 the sums are small or their deficit from 255 is, so no
+//    output wraps past 0 or 255; the tests' black, white and 0/255
+//    checkerboard images check it.)
+// Other blurs would need their own weight search and bound, so they take
+// chapter 10's float kernel: half2_weights() returns nothing for them.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "gauss/blur.hpp"
+#include "ring_plan.hpp"  // chapter 10's plan: the packed-half strips keep its block of warps
+
+namespace half2 {
+
+/// Warps per block or work-group, stacked vertically: chapter 10's.
+constexpr int kWarpsPerBlock = ring::kWarpsPerBlock;
+
+/// The half weights of a radius-2 blur: the symmetric taps w0 w1 w2 w1 w0,
+/// each a value a half float holds exactly.
+struct HalfTaps {
+  double w0, w1, w2;
+};
+
+/// Sigma 1's: 0.0544886850, 0.2442013420 and 0.4026199470 in units of
+/// 1/4096, rounded so that 2 w0 + 2 w1 + w2 is exactly 1 (1001, not 1000).
+inline constexpr HalfTaps kSigma1Taps{223.0 / 4096, 1001.0 / 4096, 1648.0 / 4096};
+
+/// The sigma-1 blur's exact weights, offsets -2 .. 2 (gauss::gaussian_weights).
+inline constexpr std::array<double, 5> kSigma1Exact{0.0544886850, 0.2442013420, 0.4026199470, 0.2442013420,
+                                                    0.0544886850};
+
+/// How far the packed-half sum of one output value can lie from the exact
+/// sum of the reference, for any input bytes, in levels, before the final
+/// HADD2 rounds it to an integer; term by term, in the kernel's order.
+struct ErrorBound {
+  std::array<double, 3> vertical{};    ///< out_row's three vertical HFMA2 (w2 r2 - K, + w1 B, + w0 A), each
+                                       ///< carried through the horizontal weights
+  std::array<double, 5> horizontal{};  ///< its five horizontal HFMA2 (w0, w0, w1, w1, w2)
+  double quantisation = 0;             ///< the half weights against the exact ones, at most, over bytes 0..255
+  double total = 0;                    ///< the sum of all of them
+  bool exact = false;                  ///< the weights and the bias K are exact halves (else nothing is proven)
+
+  /// The output is then within one level of the reference: the final HADD2
+  /// rounds to the nearest integer, the reference rounds the exact sum half
+  /// up, each at most half a level away, so an error under 1 cannot reach 2.
+  bool holds() const { return exact && total < 1.0; }
+};
+
+/// Whether @p value is exactly a normal half float (or zero): 11 significant
+/// bits, exponent -14 .. 15.
+inline bool is_half(double value) {
+  if (value == 0.0) return true;
+  int exponent = 0;
+  const double mantissa = std::frexp(std::fabs(value), &exponent);  // in [0.5, 1)
+  return mantissa * 2048.0 == std::floor(mantissa * 2048.0) && exponent - 1 >= -14 && exponent - 1 <= 15;
+}
+
+/// The largest rounding error of a half-precision result of magnitude at
+/// most @p magnitude: half a unit in the last place of its binade.
+inline double half_rounding(double magnitude) {
+  if (magnitude < 0x1p-14) return 0x1p-25;  // subnormal halves: steps of 2^-24
+  int exponent = 0;
+  std::frexp(magnitude, &exponent);  // magnitude in [2^(exponent-1), 2^exponent)
+  return std::ldexp(1.0, exponent - 1 - 11);
+}
+
+/// The error bound of the packed-half path (blur_half2.cu's out_row) with
+/// the half weights @p half for the blur whose exact weights are @p exact.
+/// Inputs are bytes 0..255 held as the halves 1024 + b; each step's result
+/// range follows from the one before (widened by the errors so far), and its
+/// rounding is half a unit in the last place of the largest magnitude.
+inline ErrorBound half2_error_bound(const HalfTaps& half, const std::array<double, 5>& exact) {
+  ErrorBound bound;
+  const double k = 1024.0 * (half.w0 + half.w1 + half.w2);
+  bound.exact = is_half(half.w0) && is_half(half.w1) && is_half(half.w2) && is_half(k);
+  const double weight_sum = 2 * half.w0 + 2 * half.w1 + half.w2;
+
+  // Vertical (out_row): the outer rows' pairs are first added as integers on
+  // the biased bit patterns, exactly (1024 + r0 + r4 <= 1534 < 2048, where a
+  // half counts in whole units); then t = w2 (1024 + r2) - K, t += w1 (1024 +
+  // r1 + r3), v = t + w0 (1024 + r0 + r4).
+  double lo = 1024.0 * half.w2 - k, hi = 1279.0 * half.w2 - k;  // t before its rounding
+  const double vertical_weights[3] = {0.0, half.w1, half.w0};   // the first product is in lo, hi already
+  for (std::size_t step = 0; step < 3; ++step) {
+    lo += 1024.0 * vertical_weights[step];
+    hi += 1534.0 * vertical_weights[step];
+    const double rounding = half_rounding(std::fmax(std::fabs(lo), std::fabs(hi)));
+    lo -= rounding;  // the next step adds to a result this far off
+    hi += rounding;
+    bound.vertical[step] = rounding * weight_sum;  // carried through the horizontal weights
+  }
+
+  // Horizontal: h = w0 P[m], += w0 P[m+2], += w1 Q[m], += w1 Q[m+1], += w2
+  // P[m+1], over the vertical sums' range (0 .. 255, widened by their errors).
+  const double v_lo = lo, v_hi = hi;
+  const double horizontal_weights[5] = {half.w0, half.w0, half.w1, half.w1, half.w2};
+  lo = hi = 0;
+  for (std::size_t step = 0; step < 5; ++step) {
+    lo += horizontal_weights[step] * v_lo;
+    hi += horizontal_weights[step] * v_hi;
+    const double rounding = half_rounding(std::fmax(std::fabs(lo), std::fabs(hi)));
+    lo -= rounding;
+    hi += rounding;
+    bound.horizontal[step] = rounding;
+  }
+
+  // Quantisation: sum over the 25 taps of (q_i q_j - t_i t_j) x b_ij, largest
+  // where b is 255 on the taps that grew and 0 on those that shrank (or the
+  // other way round).
+  const double q[5] = {half.w0, half.w1, half.w2, half.w1, half.w0};
+  double grew = 0, shrank = 0;
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j) {
+      const double d = q[i] * q[j] - exact[static_cast<std::size_t>(i)] * exact[static_cast<std::size_t>(j)];
+      (d > 0 ? grew : shrank) += std::fabs(d);
+    }
+  bound.quantisation = 255.0 * std::fmax(grew, shrank);
+
+  bound.total = bound.quantisation;
+  for (double term : bound.vertical) bound.total += term;
+  for (double term : bound.horizontal) bound.total += term;
+  return bound;
+}
+
+/// Half-float bit patterns of the weights, two per 32-bit word (low half =
+/// even pixel or channel, high half = odd). Gray uses the "even" words for
+/// every pair; RGBA's (B, A) pairs use the "odd" words, whose high half
+/// passes alpha through exactly (taps 0, 0, 1 and bias 1024).
+struct HalfWeights {
+  std::uint32_t w0, w1, w2, minus_k;              // (R, G) pairs; gray: every pair
+  std::uint32_t w0_ba, w1_ba, w2_ba, minus_k_ba;  // RGBA's (B, A) pairs
+};
+
+/// The bit pattern of @p value as an IEEE half float; @p value must be zero or
+/// a normal half exactly (every value used here is).
+inline std::uint32_t half_bits(double value) {
+  if (value == 0.0) return 0;
+  const std::uint32_t sign = value < 0 ? 0x8000u : 0u;
+  int exponent = 0;
+  const double mantissa =
+      std::frexp(std::fabs(value), &exponent);  // value = mantissa x 2^exponent, mantissa in [0.5, 1)
+  const auto fraction = static_cast<std::uint32_t>((mantissa * 2.0 - 1.0) * 1024.0);
+  return sign | static_cast<std::uint32_t>(exponent - 1 + 15) << 10 | fraction;
+}
+
+/// Two halves in one word: @p low in bits 0-15, @p high in bits 16-31.
+inline std::uint32_t half_pair(double low, double high) { return half_bits(low) | half_bits(high) << 16; }
+
+/// The packed-half weights for @p blur, or nothing where the half path's
+/// error bound is not proven: any blur but radius 2 with sigma 1's taps (the
+/// bound of sigma 1's half weights is computed once, and must hold).
+inline std::optional<HalfWeights> half2_weights(int radius, const gauss::GaussTaps& taps) {
+  static const bool proven = half2_error_bound(kSigma1Taps, kSigma1Exact).holds();
+  if (radius != 2 || !proven) return std::nullopt;
+  for (int k = 0; k < 5; ++k)
+    if (std::fabs(taps.w[k] - kSigma1Exact[static_cast<std::size_t>(k)]) > 1e-6) return std::nullopt;
+  const double w0 = kSigma1Taps.w0, w1 = kSigma1Taps.w1, w2 = kSigma1Taps.w2, k = 1024.0 * (w0 + w1 + w2);
+  return HalfWeights{half_pair(w0, w0),  half_pair(w1, w1),  half_pair(w2, w2),  half_pair(-k, -k),
+                     half_pair(w0, 0.0), half_pair(w1, 0.0), half_pair(w2, 1.0), half_pair(-k, -1024.0)};
+}
+
+/// Shapes of the packed-half warp strips (launch_blur_half2, blur_half2.cl;
+/// measured on the H200, see the README): bytes per lane (8 gray: half the
+/// registers of 16, so twice the warps; 16 RGBA), output rows per warp, rows
+/// loaded ahead, blocks per SM.
+constexpr int half2_lane_bytes(int channels) { return channels == 4 ? 16 : 8; }
+constexpr int half2_rows(int channels) { return channels == 4 ? 16 : 8; }
+constexpr int half2_ahead(int /*channels*/) { return 4; }
+constexpr int half2_min_blocks(int channels) { return channels == 4 ? 4 : 6; }
+
+}  // namespace half2

@@ -1,0 +1,132 @@
+// Chapter 15: the tensor-core blur's plan, shared by the CUDA launcher
+// (blur_mma.cu), the OpenCL set-up (mma_opencl.hpp) and the section that
+// prints the error bound: the tile shape, the weights as the tensor cores
+// take them, and the proof that the result is within one level of the exact
+// blur, computed for the blur asked for.
+//
+// The two passes (blur_mma.cu's opening comment):
+//  * horizontal: input bytes times 15-bit integer weights h15[k] (summing to
+//    2^15 exactly), split into high and low bytes, int32 sums: the sum
+//    S = sum_k h15[k] p[k] is exact, and S x 2^-15 exact in float;
+//  * that sum rounded to a half float (11 significant bits);
+//  * vertical: half-float weights v[k] times those halves, float sums.
+// Against the exact blur sum_i sum_j w_i w_j p_ij, the result is off by
+//  * the weights' quantisation: |sum_ij (h_i v_j - w_i w_j) p_ij| at most
+//    255 x sum_ij |h_i v_j - w_i w_j| (h_i = h15[i] x 2^-15), the worst image;
+//  * the halves' rounding: each horizontal sum lies in [0, 255], where a half
+//    float's spacing is at most 2^-3, so it moves by at most 2^-4, and the
+//    vertical sum by at most 2^-4 x sum_j |v_j|;
+//  * the float sums of the vertical pass: at most 2R+1 additions of terms
+//    below 256, each rounding by at most 2^-24 x 256 relative to the sum;
+//    counted four times over, since the tensor cores' float additions need
+//    not round as IEEE additions do;
+//  * the final rounding, floor(v + 0.5) with v + 0.5 in float: 2^-16.
+// While the total stays below 1, floor(result + 0.5) is within one level of
+// floor(exact + 0.5), which is what every variant is checked against. For
+// every sigma from 0.3 to 8 and radius 1 to 16 the total stays below 0.25
+// (section `error_bound` prints the terms for the blur asked for).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "gauss/blur.hpp"
+
+namespace mma {
+
+/// Warps per block (work-group) and output tile: 64 columns wide (8 column
+/// tiles of the tensor cores' 8, one per warp), 64 rows gray and 32 RGBA (the
+/// RGBA planes fill OpenCL's 48 KB of local memory at radius 16).
+constexpr int kWarps = 8;
+constexpr int kTileWidth = 64;
+constexpr int tile_rows(int channels) { return channels == 4 ? 32 : 64; }
+
+/// Blocks per SM (compute unit) the persistent grid keeps resident.
+constexpr int blocks_per_sm(int channels) { return channels == 4 ? 2 : 4; }
+
+/// The weights as the kernels take them (OpenCL's MmaWeights: the layout must match).
+struct Weights {
+  std::uint32_t h15[33];  ///< horizontal weights x 2^15, summing to 2^15
+  std::uint32_t v16[33];  ///< vertical weights as half-float bits
+};
+
+/// @p value rounded to the nearest half float (ties to even), as bits. The
+/// weights are positive and below 1: no infinities here.
+inline std::uint32_t half_bits_rounded(double value) {
+  if (value <= 0) return 0;
+  int exponent = 0;
+  std::frexp(value, &exponent);      // value = m x 2^exponent, m in [0.5, 1)
+  const int e = std::max(exponent - 1, -14);  // the half's exponent; below 2^-14, subnormal
+  const double step = std::ldexp(1.0, e - 10);
+  double units = std::nearbyint(value / step);  // significand in units of the last place (ties to even)
+  int field = e + 15;
+  if (units >= 2048) {  // rounded up to the next power of two
+    units /= 2;
+    ++field;
+  }
+  if (units < 1024) return static_cast<std::uint32_t>(units);  // subnormal: exponent field 0
+  return static_cast<std::uint32_t>(field) << 10 | (static_cast<std::uint32_t>(units) - 1024);
+}
+
+/// The value of half-float @p bits.
+inline double half_value(std::uint32_t bits) {
+  const int field = static_cast<int>((bits >> 10) & 0x1F);
+  const double fraction = static_cast<double>(bits & 0x3FF);
+  return field == 0 ? std::ldexp(fraction, -24) : std::ldexp(1024 + fraction, field - 25);
+}
+
+/// The weights for @p blur: h15 rounded and its centre tap corrected so that
+/// they sum to 2^15 exactly (a constant image stays constant), v16 rounded to
+/// half floats, both from the exact weights in double.
+inline Weights quantise(const gauss::BlurSpec& blur) {
+  const std::vector<double> exact = gauss::gaussian_weights(blur);
+  Weights w;
+  std::memset(&w, 0, sizeof w);
+  std::int64_t sum = 0;
+  for (int k = 0; k <= 2 * blur.radius; ++k) {
+    w.h15[k] = static_cast<std::uint32_t>(std::lround(exact[k] * 32768.0));
+    sum += w.h15[k];
+    w.v16[k] = half_bits_rounded(exact[k]);
+  }
+  w.h15[blur.radius] = static_cast<std::uint32_t>(static_cast<std::int64_t>(w.h15[blur.radius]) + (32768 - sum));
+  return w;
+}
+
+/// The error bound's terms, in levels.
+struct ErrorBound {
+  double quantisation = 0;  ///< the weights' rounding, worst image
+  double halves = 0;        ///< the horizontal sums rounded to half floats
+  double float_sums = 0;    ///< the vertical pass's float additions
+  double final_rounding = 0;
+  double total() const { return quantisation + halves + float_sums + final_rounding; }
+};
+
+inline ErrorBound error_bound(const gauss::BlurSpec& blur, const Weights& w) {
+  const std::vector<double> exact = gauss::gaussian_weights(blur);
+  const int radius = blur.radius;
+  ErrorBound bound;
+  double v_sum = 0;
+  for (int i = 0; i <= 2 * radius; ++i) {
+    const double h = w.h15[i] / 32768.0;
+    for (int j = 0; j <= 2 * radius; ++j) {
+      const double v = half_value(w.v16[j]);
+      bound.quantisation += std::fabs(h * v - exact[i] * exact[j]);
+    }
+    v_sum += half_value(w.v16[i]);
+  }
+  bound.quantisation *= 255.0;
+  bound.halves = std::ldexp(1.0, -4) * v_sum;
+  bound.float_sums = 4.0 * (2 * radius + 1) * 256.0 * std::ldexp(1.0, -24);
+  bound.final_rounding = std::ldexp(1.0, -16);
+  return bound;
+}
+
+/// Whether the tensor-core path serves the blur: its error bound below 1.
+inline bool serves(const gauss::BlurSpec& blur) {
+  return blur.radius >= 1 && blur.radius <= 16 && error_bound(blur, quantise(blur)).total() < 1.0;
+}
+
+}  // namespace mma

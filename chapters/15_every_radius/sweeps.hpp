@@ -1,0 +1,203 @@
+// Chapter 15's second program part: the sections. The radius sweep (every
+// radius 1-16 against both roofs: the copy and the multiply-add rate), the
+// error bound of the blur asked for, and the check that runs the tensor-core
+// kernel itself at every radius (emulated where there is no PTX, as the tests
+// do on the CPU). main.cpp adds them as sections.
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "blur_mma_plan.hpp"
+#include "gauss/chapter.hpp"
+#include "gauss/copy_sweep.hpp"
+#include "gauss/reference.hpp"
+#include "gauss/runners.hpp"
+#include "gauss/section_tools.hpp"
+#include "mma_opencl.hpp"
+#include "roofs.hpp"  // chapter 14: the multiply-add roof
+#ifdef GAUSS_HAVE_CUDA
+#include "blur_mma.cuh"
+#include "gauss/cuda.hpp"
+#endif
+
+namespace chapter15 {
+
+/// The blur of the radius sweep at radius @p radius: sigma = radius / 3, at
+/// least 0.5 (the radius is then 3 sigma, the tutorial's cut).
+inline gauss::BlurSpec sweep_blur(int radius) { return {std::max(0.5, radius / 3.0), radius}; }
+
+// --- The error bound of the blur asked for --------------------------------------------
+inline void error_bound(gauss::SectionContext& context) {
+  const gauss::BlurSpec& blur = context.blur;
+  const mma::ErrorBound b = mma::error_bound(blur, mma::quantise(blur));
+  char line[400];
+  std::snprintf(line, sizeof line,
+                "error bound of the tensor-core path for sigma %g, radius %d, in levels: weights quantised %.4f + "
+                "horizontal sums rounded to halves %.4f + float sums %.5f + final rounding %.5f = %.4f (%s)\n\n",
+                blur.sigma, blur.radius, b.quantisation, b.halves, b.float_sums, b.final_rounding, b.total(),
+                b.total() < 1.0 ? "below 1: every output within one level" : "NOT below 1: the path is refused");
+  context.out << line;
+}
+
+// --- Every radius, against both roofs ------------------------------------------------------
+// For each radius: the copy (the memory roof, same run), the multiply-add
+// roof (the time 2 (2R+1) multiply-adds per blurred value take at the rate
+// chapter 14's roofs kernel measures: 1 value per gray pixel, 3 per RGBA
+// pixel), the roof (the larger), and the kernels: `main`, and chapter 14's
+// `main` (packed halves at radius 2, chapter 10's float kernel elsewhere).
+// Rows go to --csv/--json: <kernel>@r<radius> (% of copy), and roof@r<radius>
+// with the roof's time.
+inline void radius_sweep(gauss::SectionContext& context, const gauss::Chapter& chapter) {
+  const gauss::RunSettings settings{context.options.warmup, context.options.repeat, 0.0};
+  const gauss::RunSettings roof_settings = gauss::sections::run_settings(context.options);
+  double opencl_fma = 0, cuda_fma = 0;
+  if (context.opencl != nullptr)
+    opencl_fma = chapter14::opencl_roofs(*context.opencl, context.opencl_copy_gbps, roof_settings).fma_per_s;
+#ifdef GAUSS_HAVE_CUDA
+  if (context.cuda != nullptr)
+    cuda_fma = chapter14::cuda_roofs(*context.cuda, context.cuda_copy_gbps, roof_settings).fma_per_s;
+#endif
+  for (const char* name : {"main", "main_rgba"}) {
+    const std::string before = std::string("ch14_") + name;
+    struct Point {
+      gauss::Api api;
+      int radius;
+      gauss::VariantResult copy, result, earlier;
+      double roof_ms;
+    };
+    std::vector<Point> points;
+    const gauss::Image input = gauss::convert(context.input, chapter.format_of(*chapter.find(name, gauss::Api::OpenCL)));
+    const double values = static_cast<double>(input.width) * input.height * (input.channels == 4 ? 3 : 1);
+    for (int radius = 1; radius <= gauss::kMaxRadius; ++radius) {
+      const gauss::BlurSpec blur = sweep_blur(radius);
+      const gauss::Image reference = gauss::blur_reference(input, blur);
+      auto point = [&](auto& runner, gauss::Api api, double fma_rate) {
+        Point p{api, radius, runner.copy(settings), runner.run(*chapter.find(name, api), blur, reference, settings),
+                runner.run(*chapter.find(before, api), blur, reference, settings), 0};
+        const double fma_ms = fma_rate > 0 ? 1e3 * values * 2 * (2 * radius + 1) / fma_rate : 0;
+        p.roof_ms = std::max(p.copy.time.median_ms, fma_ms);
+        points.push_back(std::move(p));
+      };
+      if (context.opencl != nullptr) {
+        gauss::OpenClRunner runner(*context.opencl, input);
+        point(runner, gauss::Api::OpenCL, opencl_fma);
+      }
+#ifdef GAUSS_HAVE_CUDA
+      if (context.cuda != nullptr) {
+        gauss::CudaRunner runner(*context.cuda, input);
+        point(runner, gauss::Api::Cuda, cuda_fma);
+      }
+#endif
+    }
+    // One table per API: time, % of the roof, growth over the previous radius.
+    for (gauss::Api api : {gauss::Api::OpenCL, gauss::Api::Cuda}) {
+      gauss::Table table({{"radius"}, {"copy ms"}, {"FMA roof ms"}, {"roof ms"}, {(std::string(name) + " ms").c_str()},
+                          {"% of roof"}, {"x previous"}, {(before + " ms").c_str()}, {"% of roof"}, {"status", gauss::Table::Align::Left}});
+      double previous = 0;
+      bool any = false;
+      for (const Point& p : points) {
+        if (p.api != api) continue;
+        any = true;
+        const double ms = p.result.time.median_ms;
+        const bool ok = p.result.ok() && p.earlier.ok() && p.copy.ok();
+        if (!ok) context.failed = true;
+        const double fma_ms = p.roof_ms > p.copy.time.median_ms ? p.roof_ms : 0;
+        table.add_row({std::to_string(p.radius), gauss::sections::format_ms(p.copy.time.median_ms),
+                       fma_ms > 0 ? gauss::sections::format_ms(fma_ms) : "-", gauss::sections::format_ms(p.roof_ms),
+                       gauss::sections::format_ms(ms), gauss::format_fixed(100.0 * p.roof_ms / ms, 1),
+                       previous > 0 ? gauss::format_fixed(ms / previous, 2) : "-",
+                       gauss::sections::format_ms(p.earlier.time.median_ms),
+                       gauss::format_fixed(100.0 * p.roof_ms / p.earlier.time.median_ms, 1),
+                       ok ? "ok" : (p.result.error.empty() ? p.result.comparison.summary() : p.result.error)});
+        previous = ms;
+        std::string device;
+        if (api == gauss::Api::OpenCL) device = context.opencl->info.name;
+#ifdef GAUSS_HAVE_CUDA
+        if (api == gauss::Api::Cuda) device = context.cuda->name;
+#endif
+        const std::string label = std::string("@r") + (p.radius < 10 ? "0" : "") + std::to_string(p.radius);
+        for (const auto& [kernel, result] : {std::pair{std::string(name), &p.result}, std::pair{before, &p.earlier}}) {
+          gauss::ResultRow row = gauss::sections::result_row(kernel + label, gauss::name_of(api), device, result->time,
+                                                             result->gbps(), p.copy.gbps(), result->ok(),
+                                                             result->comparison.max_abs_diff, result->comparison.differing);
+          row.format = gauss::name_of(input.channels == 4 ? gauss::PixelFormat::Rgba : gauss::PixelFormat::Gray);
+          row.reference = "gaussian";
+          row.shape = gauss::shape_of(input, sweep_blur(p.radius));
+          context.rows.push_back(row);
+        }
+        gauss::TimingStats roof;
+        roof.median_ms = roof.min_ms = roof.max_ms = p.roof_ms;
+        gauss::ResultRow roof_row =
+            gauss::sections::timing_row(std::string(name) + ".roof" + label, gauss::name_of(api), device, roof,
+                                        input.bytes() * 2, true, "ok (roof)");
+        roof_row.format = gauss::name_of(input.channels == 4 ? gauss::PixelFormat::Rgba : gauss::PixelFormat::Gray);
+        context.rows.push_back(roof_row);
+      }
+      if (!any) continue;
+      context.out << name << ", " << gauss::name_of(api) << " (multiply-add roof from chapter 14's roofs kernel: "
+                  << gauss::format_fixed((api == gauss::Api::OpenCL ? opencl_fma : cuda_fma) / 1e12, 2)
+                  << " T/s):\n";
+      table.print(context.out);
+      context.out << "\n";
+    }
+  }
+}
+
+// --- The tensor-core kernel itself, every radius -------------------------------------------
+// On NVIDIA's platform the PTX kernel, elsewhere its emulation (the same data
+// paths, each lane's fragments exchanged through local memory as the PTX ISA
+// lays them out): the tests run this on the CPU. Every radius, both formats,
+// checked against the reference; a mismatch fails the run.
+inline void mma_check(gauss::SectionContext& context) {
+  const gauss::RunSettings settings{0, 1, 0.0};
+  for (gauss::PixelFormat format : {gauss::PixelFormat::Gray, gauss::PixelFormat::Rgba}) {
+    const gauss::Image input = gauss::convert(context.input, format);
+    gauss::Table table({{"radius"}, {"api", gauss::Table::Align::Left}, {"kernel", gauss::Table::Align::Left},
+                        {"max diff"}, {"status", gauss::Table::Align::Left}});
+    for (int radius = 1; radius <= gauss::kMaxRadius; ++radius) {
+      const gauss::BlurSpec blur = sweep_blur(radius);
+      const gauss::Image reference = gauss::blur_reference(input, blur);
+      auto add = [&](const gauss::VariantResult& r, const char* kernel) {
+        if (!r.ok()) context.failed = true;
+        table.add_row({std::to_string(radius), gauss::name_of(r.api), kernel,
+                       std::to_string(static_cast<int>(r.comparison.max_abs_diff)),
+                       r.ok() ? "ok" : (r.error.empty() ? r.comparison.summary() : r.error)});
+      };
+      if (context.opencl != nullptr) {
+        gauss::Variant v;
+        v.name = "mma";
+        v.api = gauss::Api::OpenCL;
+        v.tolerance = gauss::kFloatTolerance;
+        const bool ptx = mma::has_ptx(*context.opencl);
+        v.opencl = [ptx](gauss::OpenClSession& cl, const gauss::Problem& p) {
+          return mma::opencl_setup(cl, p, ptx ? mma::OpenClKernel::TensorCores : mma::OpenClKernel::Emulated);
+        };
+        gauss::OpenClRunner runner(*context.opencl, input);
+        add(runner.run(v, blur, reference, settings), ptx ? "mma.sync (PTX)" : "mma.sync emulated");
+      }
+#ifdef GAUSS_HAVE_CUDA
+      if (context.cuda != nullptr) {
+        gauss::Variant v;
+        v.name = "mma";
+        v.api = gauss::Api::Cuda;
+        v.tolerance = gauss::kFloatTolerance;
+        v.cuda = [](const gauss::Problem& p) -> gauss::CudaLaunch {
+          return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+            launch_blur_mma(in, out, p, stream);
+          };
+        };
+        gauss::CudaRunner runner(*context.cuda, input);
+        add(runner.run(v, blur, reference, settings), "mma.sync");
+      }
+#endif
+    }
+    context.out << gauss::name_of(format) << ", " << input.width << "x" << input.height << ":\n";
+    table.print(context.out);
+    context.out << "\n";
+  }
+}
+
+}  // namespace chapter15

@@ -1,0 +1,159 @@
+// Chapter 11: the packed-half strips on the images that push half-precision
+// sums to their ends, on the golden photos, on awkward sizes at radii 1 to 3
+// (radius 2 is the packed path, 1 and 3 chapter 10's float fallback), and the
+// error bound that licenses the path, term by term.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "chapter_checks.hpp"
+#include "gauss/chapter.hpp"
+#include "half2_plan.hpp"
+#include "support.hpp"
+
+namespace chapter11 {
+gauss::Chapter make_chapter();  // chapters/11_packed_halves/main.cpp
+}
+
+namespace {
+
+using gauss::Api;
+using gauss::BlurSpec;
+
+const gauss::Chapter& chapter() {
+  static const gauss::Chapter instance = chapter11::make_chapter();
+  return instance;
+}
+
+// Images that push the packed-half sums to their ends: black, white (sums at
+// 255, where a rounding up would wrap to 0), a 0/255 checkerboard and 0/255
+// stripes (the largest sums next to the smallest), and random bytes. Sizes
+// whose rows are 8-byte aligned and wider than several warp strips, so the
+// interior blocks (no byte paths) run beside the edge blocks, plus ragged ones.
+std::vector<gauss::Image> extreme_images(gauss::PixelFormat format) {
+  std::vector<gauss::Image> images;
+  for (const auto& [width, height] :
+       {std::pair{1024, 40}, std::pair{1000, 37}, std::pair{961, 5}, std::pair{488, 19}}) {
+    images.push_back(gauss::Image::make(width, height, format, 0));
+    images.push_back(gauss::Image::make(width, height, format, 255));
+    gauss::Image checker = gauss::Image::make(width, height, format);
+    gauss::Image stripes = gauss::Image::make(width, height, format);
+    for (int y = 0; y < height; ++y)
+      for (int x = 0; x < width; ++x)
+        for (int c = 0; c < checker.channels; ++c) {
+          checker.at(x, y, c) = (x + y) % 2 ? 255 : 0;
+          stripes.at(x, y, c) = (x / 2) % 2 ? 255 : 0;
+        }
+    images.push_back(checker);
+    images.push_back(stripes);
+    images.push_back(gauss::test::random_image(width, height, format));
+  }
+  return images;
+}
+
+void check_extremes(const std::string& variant, Api api) {
+  const gauss::Variant* v = chapter().find(variant, api);
+  REQUIRE(v != nullptr);
+  const BlurSpec blur{1.0, 2};  // the blur the packed-half path serves
+  for (const gauss::Image& input : extreme_images(chapter().format_of(*v))) {
+    const gauss::Image reference = chapter().reference_for(*v, input, blur);
+    const gauss::VariantResult result = gauss::test::run_once(chapter(), variant, api, input, blur, reference);
+    INFO(variant << " on a " << input.width << "x" << input.height << " image starting with " << int{input.pixels[0]}
+                 << ", " << int{input.pixels[1]} << ": "
+                 << (result.error.empty() ? result.comparison.summary() : result.error));
+    CHECK(result.error.empty());
+    CHECK(result.comparison.matches());
+  }
+}
+
+// The extremes, the goldens, and awkward sizes at the packed path's radius
+// and on each side of it (the fallback).
+void check_packed_half_variants(Api api, std::initializer_list<const char*> variants) {
+  for (const char* variant : variants) {
+    check_extremes(variant, api);
+    gauss::test::check_on_goldens(chapter(), variant, api);
+    gauss::test::check_on_awkward_sizes(chapter(), variant, api, {{0.8, 1}, {1.0, 2}, {1.2, 3}});
+  }
+}
+
+std::array<double, 5> exact_weights(const BlurSpec& blur) {
+  const std::vector<double> w = gauss::gaussian_weights(blur);
+  return {w[0], w[1], w[2], w[3], w[4]};
+}
+
+}  // namespace
+
+TEST_CASE("11_packed_halves: OpenCL main, main_rgba and portable on extremes, goldens and awkward sizes",
+          "[ch11][opencl]") {
+  check_packed_half_variants(Api::OpenCL, {"main", "main_rgba", "portable"});
+}
+
+TEST_CASE("11_packed_halves: CUDA main and main_rgba on extremes, goldens and awkward sizes", "[ch11][.][cuda]") {
+  check_packed_half_variants(Api::Cuda, {"main", "main_rgba"});
+}
+
+TEST_CASE("11_packed_halves: the main line's step is marked, gray and RGBA", "[ch11]") {
+  gauss::test::check_main_line(chapter(), "main");
+  gauss::test::check_main_line(chapter(), "main_rgba", false);
+  CHECK(chapter().find("ch10_main", Api::OpenCL) != nullptr);
+  CHECK(chapter().find("ch10_main_rgba", Api::OpenCL) != nullptr);
+  CHECK(chapter().find("portable", Api::Cuda) == nullptr);  // OpenCL's path without inline PTX
+}
+
+// The bound of sigma 1's half weights, term by term: the numbers half2_plan.hpp's
+// comment states (0.25 + 0.168 + 0.098 < 0.52).
+TEST_CASE("11_packed_halves: the error bound of sigma 1's half weights", "[ch11]") {
+  const half2::ErrorBound bound = half2::half2_error_bound(half2::kSigma1Taps, exact_weights({1.0, 2}));
+  CHECK(bound.exact);
+  CHECK(bound.vertical[0] == Approx(1.0 / 8));  // w2 r2 - K: magnitudes up to 306
+  CHECK(bound.vertical[1] == Approx(1.0 / 16));
+  CHECK(bound.vertical[2] == Approx(1.0 / 16));
+  const double horizontal[5] = {1.0 / 256, 1.0 / 128, 1.0 / 32, 1.0 / 16, 1.0 / 16};
+  for (int i = 0; i < 5; ++i) CHECK(bound.horizontal[static_cast<std::size_t>(i)] == Approx(horizontal[i]));
+  CHECK(bound.quantisation == Approx(255 * 0.000384).epsilon(0.002));
+  CHECK(bound.total == Approx(0.25 + 0.16797 + 0.09789).epsilon(0.001));
+  CHECK(bound.total < 0.52);
+  CHECK(bound.holds());
+  // The weights the kernel gets are these, as half-float bit patterns.
+  const auto weights = half2::half2_weights(2, gauss::gaussian_taps({1.0, 2}));
+  REQUIRE(weights.has_value());
+  CHECK(weights->w0 == 0x2af82af8u);       // 223/4096 in both halves
+  CHECK(weights->minus_k == 0xe19ce19cu);  // -718: 1024 (w0 + w1 + w2)
+}
+
+// A blur whose bound fails is refused: sigma 1's half weights are 97 levels
+// from a sigma-3 blur's; half weights that are not halves prove nothing.
+TEST_CASE("11_packed_halves: blurs whose bound fails, or that it does not cover, are refused", "[ch11]") {
+  const half2::ErrorBound sigma3 = half2::half2_error_bound(half2::kSigma1Taps, exact_weights({3.0, 2}));
+  CHECK(sigma3.quantisation > 1.0);
+  CHECK_FALSE(sigma3.holds());
+  CHECK_FALSE(half2::half2_weights(2, gauss::gaussian_taps({3.0, 2})).has_value());
+  CHECK_FALSE(half2::half2_weights(2, gauss::gaussian_taps({1.1, 2})).has_value());
+  CHECK_FALSE(half2::half2_weights(1, gauss::gaussian_taps({0.8, 1})).has_value());
+  CHECK_FALSE(half2::half2_weights(3, gauss::gaussian_taps({1.0, 3})).has_value());
+  // Sigma 1's own taps, not rounded to halves: nothing is proven.
+  const half2::HalfTaps too_fine{0.0544886850, 0.2442013420, 0.4026199470};
+  CHECK_FALSE(half2::half2_error_bound(too_fine, exact_weights({1.0, 2})).holds());
+}
+
+// The section `error_bound` prints the terms and the verdict for the blur given.
+TEST_CASE("11_packed_halves: section error_bound prints the terms and whether the path is taken", "[ch11][opencl]") {
+  std::string printed;
+  int status = gauss::test::run_captured(
+      chapter(), {"11_packed_halves", "--api", "opencl", "--variant", "error_bound", "--size", "16x8"}, printed);
+  INFO(printed);
+  CHECK(status == 0);
+  CHECK(printed.find("0.1250 + 0.0625 + 0.0625 = 0.2500") != std::string::npos);
+  CHECK(printed.find("total before HADD2's rounding: 0.5159") != std::string::npos);
+  CHECK(printed.find("taken: main and main_rgba") != std::string::npos);
+  status = gauss::test::run_captured(chapter(),
+                                     {"11_packed_halves", "--api", "opencl", "--variant", "error_bound", "--size",
+                                      "16x8", "--sigma", "2", "--radius", "2"},
+                                     printed);
+  CHECK(status == 0);
+  CHECK(printed.find("not taken") != std::string::npos);
+}

@@ -1,0 +1,113 @@
+// Chapter 13: the packed-half block tiles against the golden photos, the
+// images where half-precision sums could wrap (black, white, 0/255
+// patterns), and the awkward sizes at radius 1 to 3 (radius 2 with sigma 1
+// is the tile; 1 and 3 fall back to chapter 10's float kernel). A tile's
+// chunks come three ways (copied inside an aligned row, the edge pixel
+// repeated wholly outside it, gathered byte by byte across the edge or in
+// unaligned rows), so the widths below put every kind in play.
+#include <catch2/catch.hpp>
+
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "chapter_checks.hpp"
+#include "gauss/chapter.hpp"
+#include "support.hpp"
+
+namespace chapter13 {
+gauss::Chapter make_chapter();  // chapters/13_block_tiles/main.cpp
+}
+
+namespace {
+
+using gauss::Api;
+using gauss::BlurSpec;
+
+const gauss::Chapter& chapter() {
+  static const gauss::Chapter instance = chapter13::make_chapter();
+  return instance;
+}
+
+// Images that push the packed-half sums to their ends: black, white (sums at
+// 255, where a rounding up would wrap to 0), a 0/255 checkerboard and 0/255
+// stripes (the largest sums next to the smallest), and random bytes. Widths
+// whose rows are 16-byte aligned and span several tiles (1024, 1008: chunks
+// copied whole beside edge chunks), a strip poking past the right edge by
+// more than a chunk (1008 gray: 480 x 2 + 48), and ragged ones (byte paths).
+std::vector<gauss::Image> extreme_images(gauss::PixelFormat format) {
+  std::vector<gauss::Image> images;
+  for (const auto& [width, height] :
+       {std::pair{1024, 40}, std::pair{1008, 21}, std::pair{1000, 37}, std::pair{961, 5}, std::pair{488, 19}}) {
+    images.push_back(gauss::Image::make(width, height, format, 0));
+    images.push_back(gauss::Image::make(width, height, format, 255));
+    gauss::Image checker = gauss::Image::make(width, height, format);
+    gauss::Image stripes = gauss::Image::make(width, height, format);
+    for (int y = 0; y < height; ++y)
+      for (int x = 0; x < width; ++x)
+        for (int c = 0; c < checker.channels; ++c) {
+          checker.at(x, y, c) = (x + y) % 2 ? 255 : 0;
+          stripes.at(x, y, c) = (x / 2) % 2 ? 255 : 0;
+        }
+    images.push_back(checker);
+    images.push_back(stripes);
+    images.push_back(gauss::test::random_image(width, height, format));
+  }
+  return images;
+}
+
+void check_extremes(const std::string& variant, Api api) {
+  const gauss::Variant* v = chapter().find(variant, api);
+  REQUIRE(v != nullptr);
+  const BlurSpec blur{1.0, 2};  // the blur the packed-half path serves
+  for (const gauss::Image& input : extreme_images(chapter().format_of(*v))) {
+    const gauss::Image reference = chapter().reference_for(*v, input, blur);
+    const gauss::VariantResult result = gauss::test::run_once(chapter(), variant, api, input, blur, reference);
+    INFO(variant << " on a " << input.width << "x" << input.height << " image starting with " << int{input.pixels[0]}
+                 << ", " << int{input.pixels[1]} << ": "
+                 << (result.error.empty() ? result.comparison.summary() : result.error));
+    CHECK(result.error.empty());
+    CHECK(result.comparison.matches());
+  }
+}
+
+// Each variant in one API: the extremes, the goldens, and the awkward sizes
+// at the packed-half radius and the float fallback's on each side.
+void check_variants(Api api, std::initializer_list<const char*> variants) {
+  for (const char* variant : variants) {
+    check_extremes(variant, api);
+    gauss::test::check_on_goldens(chapter(), variant, api);
+    gauss::test::check_on_awkward_sizes(chapter(), variant, api, {{0.8, 1}, {1.0, 2}, {1.2, 3}});
+  }
+}
+
+}  // namespace
+
+TEST_CASE("13_block_tiles: OpenCL main and main_rgba on extremes, goldens and awkward sizes", "[ch13][opencl]") {
+  check_variants(Api::OpenCL, {"main", "main_rgba"});
+}
+
+TEST_CASE("13_block_tiles: CUDA main and main_rgba on extremes, goldens and awkward sizes", "[ch13][.][cuda]") {
+  check_variants(Api::Cuda, {"main", "main_rgba"});
+}
+
+TEST_CASE("13_block_tiles: the main line's step is marked", "[ch13]") {
+  gauss::test::check_main_line(chapter(), "main");
+  gauss::test::check_main_line(chapter(), "main_rgba", false);
+}
+
+// The section tile_shapes: every shape of both lists runs, matches the
+// reference (a mismatch fails the run) and is printed against the copy.
+TEST_CASE("13_block_tiles: section tile_shapes runs and checks every shape", "[ch13][opencl]") {
+  std::string printed;
+  const int status = gauss::test::run_captured(chapter(),
+                                               {"13_block_tiles", "--api", "opencl", "--variant", "tile_shapes",
+                                                "--size", "64x48", "--repeat", "1", "--warmup", "0"},
+                                               printed);
+  INFO(printed);
+  CHECK(status == 0);
+  CHECK(printed.find("16 B, 4 rows (shipped)") != std::string::npos);
+  CHECK(printed.find("16 B, 8 rows (shipped)") != std::string::npos);
+  CHECK(printed.find("MISMATCH") == std::string::npos);
+}

@@ -1,0 +1,121 @@
+// Chapter 14: the overlapped kernel against the golden photos, the images
+// where half-precision sums could wrap (black, white, 0/255 patterns), and the
+// awkward sizes at radius 1 to 3 (radius 2 is the overlapped kernel; 1 and 3
+// fall back to chapter 10's float kernel). A warp walks a segment of 36 rows
+// in stages of 5, so heights that cut a segment or a stage short, widths whose
+// last strip pokes past the edge, and unaligned rows (every lane byte by byte)
+// are all here. Every shape and every build of the ablation is checked by
+// running its section, which fails on a mismatch.
+#include <catch2/catch.hpp>
+
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "chapter_checks.hpp"
+#include "gauss/chapter.hpp"
+#include "support.hpp"
+
+namespace chapter14 {
+gauss::Chapter make_chapter();  // chapters/14_capstone/main.cpp
+}
+
+namespace {
+
+using gauss::Api;
+using gauss::BlurSpec;
+
+const gauss::Chapter& chapter() {
+  static const gauss::Chapter instance = chapter14::make_chapter();
+  return instance;
+}
+
+// Black, white (sums at 255, where a rounding up would wrap to 0), a 0/255
+// checkerboard and 0/255 stripes (the largest sums next to the smallest), and
+// random bytes. Heights: 37 (a segment and 1 row, cut mid-stage), 40, 5 (less
+// than a stage); widths: 1024 and 1008 (aligned, the last strip past the
+// edge), 1000 (8-byte but not 16-byte aligned rows), 961 and 488 (ragged).
+std::vector<gauss::Image> extreme_images(gauss::PixelFormat format) {
+  std::vector<gauss::Image> images;
+  for (const auto& [width, height] :
+       {std::pair{1024, 40}, std::pair{1008, 73}, std::pair{1000, 37}, std::pair{961, 5}, std::pair{488, 19}}) {
+    images.push_back(gauss::Image::make(width, height, format, 0));
+    images.push_back(gauss::Image::make(width, height, format, 255));
+    gauss::Image checker = gauss::Image::make(width, height, format);
+    gauss::Image stripes = gauss::Image::make(width, height, format);
+    for (int y = 0; y < height; ++y)
+      for (int x = 0; x < width; ++x)
+        for (int c = 0; c < checker.channels; ++c) {
+          checker.at(x, y, c) = (x + y) % 2 ? 255 : 0;
+          stripes.at(x, y, c) = (x / 2) % 2 ? 255 : 0;
+        }
+    images.push_back(checker);
+    images.push_back(stripes);
+    images.push_back(gauss::test::random_image(width, height, format));
+  }
+  return images;
+}
+
+void check_extremes(const std::string& variant, Api api) {
+  const gauss::Variant* v = chapter().find(variant, api);
+  REQUIRE(v != nullptr);
+  const BlurSpec blur{1.0, 2};  // the blur the packed-half path serves
+  for (const gauss::Image& input : extreme_images(chapter().format_of(*v))) {
+    const gauss::Image reference = chapter().reference_for(*v, input, blur);
+    const gauss::VariantResult result = gauss::test::run_once(chapter(), variant, api, input, blur, reference);
+    INFO(variant << " on a " << input.width << "x" << input.height << " image starting with " << int{input.pixels[0]}
+                 << ", " << int{input.pixels[1]} << ": "
+                 << (result.error.empty() ? result.comparison.summary() : result.error));
+    CHECK(result.error.empty());
+    CHECK(result.comparison.matches());
+  }
+}
+
+void check_variants(Api api, std::initializer_list<const char*> variants) {
+  for (const char* variant : variants) {
+    check_extremes(variant, api);
+    gauss::test::check_on_goldens(chapter(), variant, api);
+    gauss::test::check_on_awkward_sizes(chapter(), variant, api, {{0.8, 1}, {1.0, 2}, {1.4, 2}, {1.2, 3}});
+  }
+}
+
+// A section on a small image, in one API: it checks every point it runs.
+void check_section(const char* section, const char* api, const char* size) {
+  std::string printed;
+  const int status = gauss::test::run_captured(
+      chapter(), {"14_capstone", "--api", api, "--variant", section, "--size", size, "--repeat", "1", "--warmup", "0"},
+      printed);
+  INFO(printed);
+  CHECK(status == 0);
+  CHECK(printed.find("MISMATCH") == std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("14_capstone: OpenCL main, main_rgba and the portable kernel on extremes, goldens and awkward sizes",
+          "[ch14][opencl]") {
+  check_variants(Api::OpenCL, {"main", "main_rgba", "portable", "portable_rgba", "overlap", "overlap_rgba"});
+}
+
+TEST_CASE("14_capstone: CUDA main and main_rgba on extremes, goldens and awkward sizes", "[ch14][.][cuda]") {
+  check_variants(Api::Cuda, {"main", "main_rgba", "overlap", "overlap_rgba"});
+}
+
+TEST_CASE("14_capstone: the main line's step is marked", "[ch14]") {
+  gauss::test::check_main_line(chapter(), "main");
+  gauss::test::check_main_line(chapter(), "main_rgba", false);
+}
+
+// Every build the ablation and the shapes run (a mismatch fails the section),
+// on a height that cuts a segment short and a width with an edge strip.
+TEST_CASE("14_capstone: sections ablation and shapes check every build (OpenCL)", "[ch14][opencl]") {
+  check_section("ablation", "opencl", "1000x45");
+  check_section("overlap_shapes", "opencl", "1000x45");
+}
+
+TEST_CASE("14_capstone: sections ablation and shapes check every build (CUDA)", "[ch14][.][cuda]") {
+  check_section("ablation", "cuda", "1000x45");
+  check_section("overlap_shapes", "cuda", "1000x45");
+  check_section("ablation", "cuda", "1001x83");
+}

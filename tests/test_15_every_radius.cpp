@@ -1,0 +1,89 @@
+// Chapter 15: every radius. The tensor-core kernel's data paths (the planes,
+// the two bands, the fragments of every lane) are checked on the CPU through
+// its emulation (section mma_check: every radius 1-16, gray and RGBA, on an
+// image whose rows are unaligned and whose tiles are cut on both sides), the
+// portable kernel on the goldens and awkward sizes at several radii, and the
+// error bound against its hand-checked terms.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "blur_mma_plan.hpp"
+#include "chapter_checks.hpp"
+#include "gauss/chapter.hpp"
+#include "support.hpp"
+
+namespace chapter15 {
+gauss::Chapter make_chapter();  // chapters/15_every_radius/main.cpp
+}
+
+namespace {
+
+using gauss::Api;
+using gauss::BlurSpec;
+
+const gauss::Chapter& chapter() {
+  static const gauss::Chapter instance = chapter15::make_chapter();
+  return instance;
+}
+
+const std::vector<BlurSpec> kBlurs{{0.5, 1}, {1.0, 2}, {1.7, 5}, {3.0, 9}, {0.8, 13}, {5.3, 16}};
+
+void check_section(const char* section, const char* api, const char* size) {
+  std::string printed;
+  const int status = gauss::test::run_captured(
+      chapter(), {"15_every_radius", "--api", api, "--variant", section, "--size", size, "--repeat", "1", "--warmup", "0"},
+      printed);
+  INFO(printed);
+  CHECK(status == 0);
+  CHECK(printed.find("MISMATCH") == std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("15_every_radius: OpenCL main and portable on goldens and awkward sizes, radius 1-16", "[ch15][opencl]") {
+  for (const char* variant : {"main", "main_rgba", "portable_rgba"}) {
+    gauss::test::check_on_goldens(chapter(), variant, Api::OpenCL);
+    gauss::test::check_on_awkward_sizes(chapter(), variant, Api::OpenCL, kBlurs);
+  }
+}
+
+TEST_CASE("15_every_radius: CUDA main on goldens and awkward sizes, radius 1-16", "[ch15][.][cuda]") {
+  for (const char* variant : {"main", "main_rgba"}) {
+    gauss::test::check_on_goldens(chapter(), variant, Api::Cuda);
+    gauss::test::check_on_awkward_sizes(chapter(), variant, Api::Cuda, kBlurs);
+  }
+}
+
+// The emulation runs the very data paths of the tensor-core kernel: every
+// radius, gray and RGBA, on 131 x 70 (unaligned rows, tiles cut on both sides).
+TEST_CASE("15_every_radius: the tensor-core kernel at every radius (emulated on the CPU)", "[ch15][opencl]") {
+  check_section("mma_check", "opencl", "131x70");
+}
+
+TEST_CASE("15_every_radius: the tensor-core kernel at every radius (CUDA)", "[ch15][.][cuda]") {
+  check_section("mma_check", "cuda", "131x70");
+  check_section("mma_check", "cuda", "1000x67");
+}
+
+TEST_CASE("15_every_radius: the error bound", "[ch15]") {
+  for (int radius = 1; radius <= 16; ++radius)
+    for (double sigma : {0.3, 0.5, 1.0, radius / 3.0, 3.0, 8.0}) {
+      const BlurSpec blur{sigma, radius};
+      const mma::Weights w = mma::quantise(blur);
+      // The horizontal weights sum to 2^15 exactly: a constant image stays constant.
+      std::uint32_t sum = 0;
+      for (int k = 0; k <= 2 * radius; ++k) sum += w.h15[k];
+      CHECK(sum == 32768u);
+      const mma::ErrorBound b = mma::error_bound(blur, w);
+      INFO("sigma " << sigma << " radius " << radius << ": total " << b.total());
+      CHECK(b.total() < 0.25);
+      CHECK(b.halves == Approx(0.0625).epsilon(0.01));  // 2^-4 times weights summing to about 1
+      CHECK(mma::serves(blur));
+    }
+  // Half-float rounding, by hand: 0.40261995 is 0x3671 (0.402588), 2^-24 the smallest subnormal.
+  CHECK(mma::half_bits_rounded(0.4026199470) == 0x3671u);
+  CHECK(mma::half_value(0x3671u) == Approx(0.402588).epsilon(1e-6));
+  CHECK(mma::half_bits_rounded(std::ldexp(1.0, -24)) == 1u);
+  CHECK(mma::half_bits_rounded(1.0) == 0x3C00u);
+}
