@@ -192,7 +192,7 @@ gauss::Chapter make_chapter() {
       "size_sweep", "size sweep: main and main_rgba against the copy, 0.25 to 100 megapixels",
       [&self](gauss::SectionContext& context) { size_sweep(context, self); }, Runs::OnRequest);
 #ifdef GAUSS_HAVE_CUDA
-  const auto cuda_ablated = launch_blur_overlap_ablated;
+  const auto cuda_ablated = launch_blur_capstone_ablated;
   const auto cuda_shape = [](int shape, const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p,
                              cudaStream_t stream) { return launch_blur_overlap_shape(shape, in, out, p, stream); };
 #else
