@@ -21,7 +21,9 @@ The figures, per chapter (the config at the end of this file, FIGURES):
   06_constant_memory  <csv name> (the radius sweep: --variant radius_sweep)
   08_data_transfer    transfers (each method's parts, stacked), overlap (end to end against strips)
   09_reduction        ladder (sum.<method> rows), sweep (sweep.<bytes>.<method> rows, GB/s)
-  10_capstone         <csv name> (the size sweep or the radius sweep: --variant size_sweep, radius_sweep)
+  14_capstone         <csv name> (the size sweep: --variant size_sweep)
+  15_every_radius     radius_sweep (the radius sweep's rows, from a run's CSV or the benchmark's
+                      results/<device>.csv: time and % of the roof against the radius, both roofs drawn)
 """
 import argparse
 import csv
@@ -497,9 +499,8 @@ def chapter09(path, rows, out, prefix):
     _ch09_sweep(rows, out, prefix)
 
 
-# --- 10_capstone ------------------------------------------------------------------------
-# The sweeps' rows are named <variant>@<point>: fused@<width>x<height> in the
-# size sweep, fused@<radius> and fused_rgba@<radius> in the radius sweep. Each
+# --- 14_capstone ------------------------------------------------------------------------
+# The size sweep's rows are named <variant>@<point>: main@<width>x<height>. Each
 # row's percent_of_copy is against a copy kernel run at the same point (the same
 # image, the same API), so the copy's time there is median_ms x
 # percent_of_copy / 100. Read the point from the name: the width, height,
@@ -509,10 +510,10 @@ def chapter09(path, rows, out, prefix):
 COLOURS = {"OpenCL": "#4C78A8", "CUDA": "#76B900"}
 
 
-STYLES = {"fused": "-", "fused_rgba": "--"}
+STYLES = {"main": "-", "main_rgba": "--"}
 
 
-FORMATS = {"fused": "gray", "fused_rgba": "RGBA"}
+FORMATS = {"main": "gray", "main_rgba": "RGBA"}
 
 
 def read_points(rows):
@@ -520,7 +521,7 @@ def read_points(rows):
     points = {}
     device = {}
     for r in rows:
-        if "@" not in r["variant"] or not r["runs"] or int(r["runs"]) == 0:
+        if "@" not in r["variant"] or not r.get("runs", "1") or int(r.get("runs", "1")) == 0:
             continue
         if not r["status"].startswith("ok"):
             continue  # a mismatch: its time says nothing about a correct blur
@@ -548,7 +549,7 @@ def _ch10_percent_axis(axis, xlabel, ylabel):
     axis.axhline(100, color="gray", linestyle="--", linewidth=1)
     axis.set_xlabel(xlabel)
     axis.set_ylabel(ylabel)
-    axis.set_title("fused as % of the copy", fontsize=9)
+    axis.set_title("main as % of the copy", fontsize=9)
     axis.grid(True, which="both", alpha=0.3)
     axis.legend(fontsize=8)
 
@@ -557,7 +558,7 @@ def _ch10_sizes(points, device, out, figure_name):
     sizes = {}  # (api) -> [(megapixels, fused ms, copy ms, %)]
     for (variant, label, api), (fused_ms, copy_ms, percent) in points.items():
         match = re.fullmatch(r"(\d+)x(\d+)", label)
-        if variant == "fused" and match:
+        if variant == "main" and match:
             megapixels = int(match.group(1)) * int(match.group(2)) / 1e6
             sizes.setdefault(api, []).append((megapixels, fused_ms, copy_ms, percent))
     if not sizes:
@@ -567,57 +568,87 @@ def _ch10_sizes(points, device, out, figure_name):
         rows = sorted(sizes[api])
         mp = [r[0] for r in rows]
         colour = COLOURS.get(api)
-        time_axis.plot(mp, [r[1] for r in rows], "o-", color=colour, label=f"fused ({api})")
+        time_axis.plot(mp, [r[1] for r in rows], "o-", color=colour, label=f"main ({api})")
         time_axis.plot(mp, [r[2] for r in rows], "s--", color=colour, alpha=0.6, markersize=4,
                        label=f"copy ({api})")
-        percent_axis.plot(mp, [r[3] for r in rows], "o-", color=colour, label=f"fused ({api})")
+        percent_axis.plot(mp, [r[3] for r in rows], "o-", color=colour, label=f"main ({api})")
     time_axis.set_xscale("log")
     _ch10_time_axis(time_axis, "image size, megapixels (3:2, gray)",
                     "time: nearly flat on small images (launch, latency), proportional to the pixels from ~16 MP")
     percent_axis.set_xscale("log")
     _ch10_percent_axis(percent_axis, "image size, megapixels (3:2, gray)", "% of the copy at the same size, same API")
     names = "; ".join(f"{api}: {device[api]}" for api in sorted(device))
-    figure.suptitle(f"10_capstone size sweep, radius 2 ({names})", fontsize=10)
+    figure.suptitle(f"14_capstone size sweep, radius 2 ({names})", fontsize=10)
     return save(figure, out, figure_name)
 
 
-def _ch10_radii(points, device, out, figure_name):
-    radii = {}  # (variant, api) -> [(radius, fused ms, copy ms, %)]
-    for (variant, label, api), (fused_ms, copy_ms, percent) in points.items():
-        if variant in STYLES and label.isdigit():
-            radii.setdefault((variant, api), []).append((int(label), fused_ms, copy_ms, percent))
-    if not radii:
+def chapter14(path, rows, out, prefix):
+    points, device = read_points(rows)
+    _ch10_sizes(points, device, out, prefix + stem(path))
+
+
+# --- 15_every_radius -----------------------------------------------------------------------
+# The radius sweep's rows: <kernel>@rNN (main, main_rgba, ch14_main,
+# ch14_main_rgba; their % of copy against the copy at the same point) and
+# <format's main>.roof@rNN, whose time is the roof: the larger of the copy's
+# time and the multiply-add roof's. From a run's CSV or the benchmark's.
+
+
+def chapter15(path, rows, out, prefix):
+    sweep = defaultdict(dict)  # (api, format's main) -> {kernel: {radius: ms}}
+    device = {}
+    for r in rows:
+        if r.get("chapter", "15_every_radius") != "15_every_radius":
+            continue
+        match = re.fullmatch(r"(\w+?)(\.roof)?@r(\d+)", r["variant"])
+        if not match or not r["status"].startswith("ok"):
+            continue
+        kernel, roof, radius = match.group(1), match.group(2), int(match.group(3))
+        main = kernel[len("ch14_"):] if kernel.startswith("ch14_") else kernel
+        key = (r["api"], main)
+        sweep[key].setdefault("roof" if roof else kernel, {})[radius] = float(r["median_ms"])
+        if r["status"] == "ok (roof)":
+            copy = float(r["median_ms"]) if not r.get("percent_of_copy") else None
+        device[r["api"]] = r["device"]
+    if not sweep:
         return None
-    figure, (time_axis, percent_axis) = plt.subplots(1, 2, figsize=(12, 4.6))
-    for (variant, api) in sorted(radii, key=lambda k: (k[1], k[0])):
-        rows = sorted(radii[(variant, api)])
-        rs = [r[0] for r in rows]
+    figure, (time_axis, percent_axis) = plt.subplots(1, 2, figsize=(12, 4.8))
+    for (api, main), curves in sorted(sweep.items()):
         colour = COLOURS.get(api)
-        label = f"{FORMATS[variant]} ({api})"
-        time_axis.plot(rs, [r[1] for r in rows], "o" + STYLES[variant], color=colour, markersize=4, label=label)
-        percent_axis.plot(rs, [r[3] for r in rows], "o" + STYLES[variant], color=colour, markersize=4, label=label)
-    # The copy of each format, averaged over the sweep's points (it does not
-    # depend on the radius): the floor under each curve.
-    for variant, name in FORMATS.items():
-        copies = [r[2] for (v, _), rows in radii.items() if v == variant for r in rows]
-        if copies:
-            floor = sum(copies) / len(copies)
-            time_axis.axhline(floor, color="gray", linestyle=STYLES[variant], linewidth=1)
-            time_axis.annotate(f"copy, {name}: {floor:.4f} ms", (16, floor), fontsize=7, ha="right",
-                               va="bottom", color="dimgray")
-    _ch10_time_axis(time_axis, "radius R (sigma = max(0.5, R / 3); 2R+1 taps per pass)",
-                    "time; the jumps are where a kernel runs out of registers or switches to the tile")
-    _ch10_percent_axis(percent_axis, "radius R", "% of the copy of the same format, same API")
+        style = STYLES.get(main, "-")
+        name = FORMATS.get(main, main)
+        roof = curves.get("roof", {})
+        radii = sorted(roof)
+        if radii:
+            time_axis.plot(radii, [roof[r] for r in radii], style, color="gray", linewidth=1.2,
+                           label=f"roof, {name}: max(copy, multiply-adds)")
+        for kernel, marker in ((main, "o"), ("ch14_" + main, "x")):
+            if kernel not in curves:
+                continue
+            rs = sorted(curves[kernel])
+            label = f"{'tensor cores' if kernel == main else 'chapter 14 (float beyond radius 2)'}, {name} ({api})"
+            time_axis.plot(rs, [curves[kernel][r] for r in rs], marker + style, color=colour if kernel == main else
+                           "tab:red", markersize=4, label=label)
+            percent_axis.plot(rs, [100.0 * roof[r] / curves[kernel][r] for r in rs if r in roof], marker + style,
+                              color=colour if kernel == main else "tab:red", markersize=4, label=label)
+    time_axis.set_yscale("log")
+    time_axis.set_xlabel("radius R (sigma = max(0.5, R / 3); 2R+1 taps per pass)")
+    time_axis.set_ylabel("median ms (device events)")
+    time_axis.set_title("time against the roof: the copy below radius ~4, the multiply-add rate above", fontsize=9)
+    time_axis.grid(True, which="both", alpha=0.3)
+    time_axis.legend(fontsize=6)
+    percent_axis.axhline(100, color="gray", linestyle="--", linewidth=1)
+    percent_axis.axhline(70, color="gray", linestyle=":", linewidth=1)
+    percent_axis.set_xlabel("radius R")
+    percent_axis.set_ylabel("% of the roof (roof time / kernel time)")
+    percent_axis.set_title("% of the roof (dotted: 70%)", fontsize=9)
+    percent_axis.grid(True, alpha=0.3)
+    percent_axis.legend(fontsize=6)
     for axis in (time_axis, percent_axis):
         axis.set_xticks(range(1, 17))
     names = "; ".join(f"{api}: {device[api]}" for api in sorted(device))
-    figure.suptitle(f"10_capstone radius sweep ({names})", fontsize=10)
-    return save(figure, out, figure_name)
-
-
-def chapter10(path, rows, out, prefix):
-    points, device = read_points(rows)
-    _ch10_sizes(points, device, out, prefix + stem(path)) or _ch10_radii(points, device, out, prefix + stem(path))
+    figure.suptitle(f"15_every_radius radius sweep, 6720 x 4480 ({names})", fontsize=10)
+    return save(figure, out, prefix + "radius_sweep")
 
 
 # --- The config: each chapter's figures -------------------------------------------------
@@ -630,7 +661,8 @@ FIGURES = {
     "06_constant_memory": chapter06,
     "08_data_transfer": chapter08,
     "09_reduction": chapter09,
-    "10_capstone": chapter10,
+    "14_capstone": chapter14,
+    "15_every_radius": chapter15,
 }
 
 

@@ -19,6 +19,8 @@ Kinds and their keys (key=value, values without spaces; lists comma-separated):
              chapters=a,b (default: all); device=...
   devices    the same rows on two GPUs side by side and the ratio of times:
              chapter=..., variants=..., api=CUDA|OpenCL, devices=A,B.
+  radius     chapter 15's radius sweep against its roof: main=main|main_rgba,
+             api=CUDA|OpenCL; device=...
   climb      the main line from one device: every chapter's main-line rows (line
              "main": each chapter's `main`, chapter 01's `naive`), in chapter
              order, both APIs side by side; chapters=a,b (default: every chapter
@@ -141,7 +143,9 @@ def variants_table(runs, keys):
     columns = keys.get("columns", "ms,pct").split(",")
     rows = pick(runs[stem], keys["chapter"], variants, apis)
     order = variants or list(dict.fromkeys(r["variant"] for r in rows))
-    by_key = {(r["variant"], r["api"]): r for r in rows}
+    by_key = {}
+    for r in rows:  # the first run of a variant: a chapter's table before its sections' runs
+        by_key.setdefault((r["variant"], r["api"]), r)
     present = [a for a in apis if any((v, a) in by_key for v in order)]
     heads = {"ms": "ms", "pct": "% of copy", "gbps": "GB/s"}
     header = ["variant"] + [f"{a} {heads[c]}" if c == "ms" else heads[c] for a in present for c in columns]
@@ -241,7 +245,9 @@ def climb_table(runs, keys):
     # One line per chapter and variant (a chapter's gray and RGBA steps are two).
     steps = sorted(dict.fromkeys((r["chapter"], r["variant"], r["format"]) for r in rows),
                    key=lambda step: step[0])
-    by_key = {(r["chapter"], r["variant"], r["api"]): r for r in rows}
+    by_key = {}
+    for r in rows:  # the first run of a step, as the variants table takes it
+        by_key.setdefault((r["chapter"], r["variant"], r["api"]), r)
     present = [a for a in apis if any(r["api"] == a for r in rows)]
     heads = {"ms": "ms", "pct": "% of copy", "gbps": "GB/s"}
     header = ["chapter", "variant", "pixels"] + [f"{a} {heads[c]}" if c == "ms" else heads[c]
@@ -265,7 +271,50 @@ def climb_table(runs, keys):
                                                    "6720 x 4480, % of the copy of the same bytes in the same run")])
 
 
-KINDS = {"variants": variants_table, "profile": profile_table, "devices": devices_table, "climb": climb_table}
+def radius_table(runs, keys):
+    """Chapter 15's radius sweep: per radius, the roof (the larger of the
+    copy's time and the multiply-add roof's), each kernel's time and its %
+    of the roof, and the growth over the previous radius. keys: main (main
+    or main_rgba), api, device; the rows main@rNN, ch14_main@rNN and
+    main.roof@rNN of chapter 15."""
+    stem = keys.get("device") or newest_benchmark(runs)
+    if stem not in runs:
+        raise TableError(f"no results/{stem}.csv")
+    main = keys.get("main", "main")
+    api = keys.get("api", "CUDA")
+    before = "ch14_" + main
+    found = {}
+    used = []
+    for r in runs[stem]:
+        m = re.fullmatch(r"(\w+?)(\.roof)?@r(\d+)", r["variant"])
+        if r["chapter"] != "15_every_radius" or r["api"] != api or not m:
+            continue
+        name = "roof" if m.group(2) else m.group(1)
+        if m.group(2) and m.group(1) != main:
+            continue
+        found.setdefault(int(m.group(3)), {})[name] = r
+        used.append(r)
+    radii = sorted(r for r in found if {"roof", main, before} <= set(found[r]))
+    if not radii:
+        raise TableError(f"no radius sweep rows for {main} ({api})")
+    out = [f"| radius | roof ms | `{main}` ms | % of roof | x previous radius | `{before}` ms | % of roof |",
+           "|---:|---:|---:|---:|---:|---:|---:|"]
+    previous = None
+    for radius in radii:
+        roof = found[radius]["roof"]["median_ms"]
+        ms = found[radius][main]["median_ms"]
+        earlier = found[radius][before]["median_ms"]
+        growth = f"{ms / previous:.2f}" if previous else "-"
+        out.append(f"| {radius} | {milliseconds(roof)} | {milliseconds(ms)}{status_note(found[radius][main])} | "
+                   f"{100 * roof / ms:.1f} | {growth} | {milliseconds(earlier)} | {100 * roof / earlier:.1f} |")
+        previous = ms
+    what = ("the radius sweep (--variant radius_sweep), sigma = max(0.5, R / 3), median of its timed runs; the roof "
+            "is the larger of the same-run copy and 2 (2R+1) multiply-adds per value at the measured rate")
+    return "\n".join(out + ["", caption(used, stem, what)])
+
+
+KINDS = {"variants": variants_table, "profile": profile_table, "devices": devices_table, "climb": climb_table,
+         "radius": radius_table}
 
 
 def render(text, runs, path, missing):

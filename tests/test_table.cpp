@@ -75,7 +75,7 @@ TEST_CASE("a row measured on another image or blur says so in CSV and JSON", "[t
   fs::remove_all(dir);
   fs::create_directories(dir);
   gauss::RunInfo info;
-  info.chapter = "10_capstone";
+  info.chapter = "14_capstone";
   info.width = 6720;
   info.height = 4480;
   gauss::ResultRow run_row;

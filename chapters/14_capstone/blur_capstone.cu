@@ -31,10 +31,10 @@
 #include <iterator>
 
 #include "blur_capstone.cuh"
+#include "capstone_plan.hpp"
 #include "gauss/cuda.hpp"
 #include "gauss/image.hpp"
 #include "half2_plan.hpp"
-#include "capstone_plan.hpp"
 
 // Each Shape carries every knob, and each kernel reads only its own (the
 // streaming kernel no tile rows, the tiles no stages): nvcc's "declared but
@@ -43,9 +43,9 @@
 
 namespace {
 
-using half2::HalfWeights;
 using capstone::Ablation;
 using capstone::Knobs;
+using half2::HalfWeights;
 constexpr int kWarps = capstone::kWarpsPerBlock;
 constexpr std::uint32_t kBias = 0x64006400u;  // the halves (1024, 1024)
 
@@ -305,8 +305,10 @@ __device__ __forceinline__ void edge_words(const std::uint8_t* row, int width, i
   if (first_byte >= row_bytes || first_byte + NB <= 0) {
     const std::uint8_t* edge = row + (first_byte < 0 ? 0 : row_bytes - C);
     std::uint32_t word = *edge;
-    if (C == 4) word = word | std::uint32_t{edge[1]} << 8 | std::uint32_t{edge[2]} << 16 | std::uint32_t{edge[3]} << 24;
-    else word *= 0x01010101u;
+    if (C == 4)
+      word = word | std::uint32_t{edge[1]} << 8 | std::uint32_t{edge[2]} << 16 | std::uint32_t{edge[3]} << 24;
+    else
+      word *= 0x01010101u;
 #pragma unroll
     for (int k = 0; k < NB / 4; ++k) words[k] = word;
     return;
@@ -336,7 +338,7 @@ struct Shape {
   static_assert(NB == 8 || NB == 16, "one cp.async of 8 or 16 bytes per lane and row");
   static_assert(TILES || capstone::whole_stages(SEG), "a segment is whole stages of 5 rows");
   static_assert(TILES || (RING ? S >= 1 : S >= 2), "without the ring, a stage's rows stay until the next is done");
-  static constexpr int kRowBytes = 32 * NB;             // one row of a warp's ring
+  static constexpr int kRowBytes = 32 * NB;                          // one row of a warp's ring
   static constexpr int kRingBytes = TILES ? 16 : S * 5 * kRowBytes;  // a warp's ring: S stages of 5 rows
   static constexpr int kStagesPerSegment = (SEG + 4) / 5;
   // Bytes a lane reads of each neighbour where it sums them itself (two pixels).
@@ -344,14 +346,14 @@ struct Shape {
 };
 
 // The Shape of knobs @p k (overlap_plan.hpp) for C bytes per pixel.
-#define GAUSS_SHAPE_OF(C, k)                                                                                         \
+#define GAUSS_SHAPE_OF(C, k)                                                                                       \
   Shape<C, (k).tiles, (k).lane_bytes, (k).rows, (k).segment, (k).stages, (k).min_blocks, (k).halves, (k).permutes, \
         (k).shuffles, (k).ring, (k).one_in_flight>
 
 template <class K>
 __global__ void __launch_bounds__(32 * kWarps, K::kMinBlocks)
     blur_stream(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, int width, int height, int pitch,
-                 bool aligned, int strips, HalfWeights hw, gauss::GaussTaps taps) {
+                bool aligned, int strips, HalfWeights hw, gauss::GaussTaps taps) {
   constexpr int C = K::kChannels, NB = K::NB, S = K::kStages;
   constexpr int kWords = NB / 4;
   constexpr int kSideWords = K::kSideBytes / 4;
@@ -362,7 +364,7 @@ __global__ void __launch_bounds__(32 * kWarps, K::kMinBlocks)
   const int item = static_cast<int>(blockIdx.x) * kWarps + static_cast<int>(threadIdx.y);
   const int strip = item % strips;
   const int first_row = (item / strips) * K::kSegment;  // the segment's first output row
-  if (first_row >= height) return;                       // the whole warp leaves: no barrier waits for it
+  if (first_row >= height) return;                      // the whole warp leaves: no barrier waits for it
   const int row_bytes = width * C;
   const int first_byte = strip * 30 * NB - NB + lane * NB;  // lane 0 and 31 only supply their neighbours
   const bool vector_in = aligned && first_byte >= 0 && first_byte + NB <= row_bytes;
@@ -440,7 +442,7 @@ __global__ void __launch_bounds__(32 * kWarps, K::kMinBlocks)
 
 #pragma unroll 1
   for (int t = 0; t < K::kStagesPerSegment; ++t) {
-    wait_copies<K::kRing ? S - 1 : S - 2>();   // this lane's copies of stage t are done
+    wait_copies<K::kRing ? S - 1 : S - 2>();    // this lane's copies of stage t are done
     if constexpr (!K::kShuffles) __syncwarp();  // ... and the neighbours' too: their bytes are read here
     const std::uint8_t* stage = mine + (t % S) * 5 * K::kRowBytes;
     const std::uint8_t* previous = mine + ((t + S - 1) % S) * 5 * K::kRowBytes;  // no ring: stage t - 1
@@ -449,8 +451,10 @@ __global__ void __launch_bounds__(32 * kWarps, K::kMinBlocks)
       if constexpr (K::kRing) {
         std::uint32_t words[kSpanWords];
         read_span(stage + j * K::kRowBytes, words);
-        if constexpr (K::kHalves) unpack_half(words, hring[j]);
-        else unpack_float(words, fring[j]);
+        if constexpr (K::kHalves)
+          unpack_half(words, hring[j]);
+        else
+          unpack_float(words, fring[j]);
       }
       const int r = 5 * t + j;  // input row of the segment; output row r - 4
       if (r < 4 || r - 4 >= rows_left) continue;
@@ -460,8 +464,8 @@ __global__ void __launch_bounds__(32 * kWarps, K::kMinBlocks)
         out_row<C, NB, kSidePairs, K::kPermutes>(hring[(j + 1) % 5], hring[(j + 2) % 5], hring[(j + 3) % 5],
                                                  hring[(j + 4) % 5], hring[j], hw, packed);
       } else if constexpr (K::kRing) {
-        out_row_f32<C, NB, kSideValues>(fring[(j + 1) % 5], fring[(j + 2) % 5], fring[(j + 3) % 5],
-                                        fring[(j + 4) % 5], fring[j], w, packed);
+        out_row_f32<C, NB, kSideValues>(fring[(j + 1) % 5], fring[(j + 2) % 5], fring[(j + 3) % 5], fring[(j + 4) % 5],
+                                        fring[j], w, packed);
       } else {
         // Re-read and re-unpack rows r-4 .. r: j+k-4 < 0 lies in stage t - 1.
         std::uint32_t pairs[5][K::kHalves ? kPairs : 1];
@@ -471,8 +475,10 @@ __global__ void __launch_bounds__(32 * kWarps, K::kMinBlocks)
           const int at = j + k - 4;
           std::uint32_t words[kSpanWords];
           read_span(at >= 0 ? stage + at * K::kRowBytes : previous + (at + 5) * K::kRowBytes, words);
-          if constexpr (K::kHalves) unpack_half(words, pairs[k]);
-          else unpack_float(words, values[k]);
+          if constexpr (K::kHalves)
+            unpack_half(words, pairs[k]);
+          else
+            unpack_float(words, values[k]);
         }
         if constexpr (K::kHalves)
           out_row<C, NB, kSidePairs, K::kPermutes>(pairs[0], pairs[1], pairs[2], pairs[3], pairs[4], hw, packed);
@@ -602,8 +608,10 @@ __global__ void __launch_bounds__(32 * kWarps, K::kMinBlocks)
     if constexpr (K::kRing) {
       std::uint32_t words[kSpanWords];
       read_span(i, words);
-      if constexpr (K::kHalves) unpack_half(words, hring[i % 5]);
-      else unpack_float(words, fring[i % 5]);
+      if constexpr (K::kHalves)
+        unpack_half(words, hring[i % 5]);
+      else
+        unpack_float(words, fring[i % 5]);
     }
     if (i < 4) continue;  // the first 4 rows only fill the ring
     std::uint32_t packed[kWords];
@@ -611,8 +619,8 @@ __global__ void __launch_bounds__(32 * kWarps, K::kMinBlocks)
       out_row<C, NB, kSidePairs, K::kPermutes>(hring[(i + 1) % 5], hring[(i + 2) % 5], hring[(i + 3) % 5],
                                                hring[(i + 4) % 5], hring[i % 5], hw, packed);
     } else if constexpr (K::kRing) {
-      out_row_f32<C, NB, kSideValues>(fring[(i + 1) % 5], fring[(i + 2) % 5], fring[(i + 3) % 5],
-                                      fring[(i + 4) % 5], fring[i % 5], w, packed);
+      out_row_f32<C, NB, kSideValues>(fring[(i + 1) % 5], fring[(i + 2) % 5], fring[(i + 3) % 5], fring[(i + 4) % 5],
+                                      fring[i % 5], w, packed);
     } else {
       // Rows i-4 .. i re-read from the tile and re-unpacked.
       std::uint32_t pairs[5][K::kHalves ? kPairs : 1];
@@ -621,8 +629,10 @@ __global__ void __launch_bounds__(32 * kWarps, K::kMinBlocks)
       for (int k = 0; k < 5; ++k) {
         std::uint32_t words[kSpanWords];
         read_span(i - 4 + k, words);
-        if constexpr (K::kHalves) unpack_half(words, pairs[k]);
-        else unpack_float(words, values[k]);
+        if constexpr (K::kHalves)
+          unpack_half(words, pairs[k]);
+        else
+          unpack_float(words, values[k]);
       }
       if constexpr (K::kHalves)
         out_row<C, NB, kSidePairs, K::kPermutes>(pairs[0], pairs[1], pairs[2], pairs[3], pairs[4], hw, packed);
@@ -667,8 +677,8 @@ void launch_ablated(int which, const std::uint8_t* in, std::uint8_t* out, const 
   ((which == A ? launch_shape<C, Ablated<C, A>>(in, out, p, hw, stream) : void()), ...);
 }
 template <int C, int... I>
-void launch_shaped(int which, const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p,
-                   const HalfWeights& hw, cudaStream_t stream, std::integer_sequence<int, I...>) {
+void launch_shaped(int which, const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p, const HalfWeights& hw,
+                   cudaStream_t stream, std::integer_sequence<int, I...>) {
   ((which == I ? launch_shape<C, Shaped<C, I>>(in, out, p, hw, stream) : void()), ...);
 }
 
@@ -679,8 +689,10 @@ bool launch_blur_capstone_ablated(int which, const std::uint8_t* in, std::uint8_
   const auto hw = half2::half2_weights(problem.blur.radius, problem.taps);
   if (!hw || which < 0 || which >= static_cast<int>(capstone::Ablation::Count)) return false;
   constexpr auto kAll = std::make_integer_sequence<int, static_cast<int>(capstone::Ablation::Count)>{};
-  if (problem.image.channels == 4) launch_ablated<4>(which, in, out, problem, *hw, stream, kAll);
-  else launch_ablated<1>(which, in, out, problem, *hw, stream, kAll);
+  if (problem.image.channels == 4)
+    launch_ablated<4>(which, in, out, problem, *hw, stream, kAll);
+  else
+    launch_ablated<1>(which, in, out, problem, *hw, stream, kAll);
   return true;
 }
 
@@ -694,8 +706,10 @@ bool launch_blur_overlap_shape(int shape, const std::uint8_t* in, std::uint8_t* 
   const auto hw = half2::half2_weights(problem.blur.radius, problem.taps);
   if (!hw || shape < 0 || shape >= capstone::kShapeCount) return false;
   constexpr auto kAll = std::make_integer_sequence<int, capstone::kShapeCount>{};
-  if (problem.image.channels == 4) launch_shaped<4>(shape, in, out, problem, *hw, stream, kAll);
-  else launch_shaped<1>(shape, in, out, problem, *hw, stream, kAll);
+  if (problem.image.channels == 4)
+    launch_shaped<4>(shape, in, out, problem, *hw, stream, kAll);
+  else
+    launch_shaped<1>(shape, in, out, problem, *hw, stream, kAll);
   return true;
 }
 

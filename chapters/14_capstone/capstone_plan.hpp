@@ -18,16 +18,16 @@ constexpr int kStageRows = 5;
 /// The knobs of one build of the kernel. The shipped build has every
 /// technique on; the ablation turns one off at a time.
 struct Knobs {
-  bool tiles;       ///< block tiles (the capstone: chapter 13's fill) or streaming segments (the overlap candidate)
-  int lane_bytes;   ///< bytes per lane and row: 16 (one 16-byte copy and store) or 8
-  int rows;         ///< tiles: output rows per warp (a block's tile holds 4 x rows + 4 rows)
-  int segment;      ///< streaming: output rows a warp walks down its strip; its 4 halo rows read once per segment
-  int stages;       ///< streaming: stages of 5 rows in flight per warp (1: the copy waits for the arithmetic)
-  int min_blocks;   ///< blocks per SM that __launch_bounds__ must leave registers for (1: no floor)
-  bool halves;      ///< packed half arithmetic (else float, every value in its own register)
-  bool permutes;    ///< bytes unpacked and packed by byte permutes (else shifts, masks and conversions)
-  bool shuffles;    ///< neighbours' vertical sums by warp shuffle (else each lane sums them itself)
-  bool ring;        ///< the last five rows kept unpacked in registers (else re-read and re-unpacked per row)
+  bool tiles;      ///< block tiles (the capstone: chapter 13's fill) or streaming segments (the overlap candidate)
+  int lane_bytes;  ///< bytes per lane and row: 16 (one 16-byte copy and store) or 8
+  int rows;        ///< tiles: output rows per warp (a block's tile holds 4 x rows + 4 rows)
+  int segment;     ///< streaming: output rows a warp walks down its strip; its 4 halo rows read once per segment
+  int stages;      ///< streaming: stages of 5 rows in flight per warp (1: the copy waits for the arithmetic)
+  int min_blocks;  ///< blocks per SM that __launch_bounds__ must leave registers for (1: no floor)
+  bool halves;     ///< packed half arithmetic (else float, every value in its own register)
+  bool permutes;   ///< bytes unpacked and packed by byte permutes (else shifts, masks and conversions)
+  bool shuffles;   ///< neighbours' vertical sums by warp shuffle (else each lane sums them itself)
+  bool ring;       ///< the last five rows kept unpacked in registers (else re-read and re-unpacked per row)
   bool one_in_flight = false;  ///< tiles: each cp.async waited for before the next (the ablation)
 };
 
@@ -68,31 +68,58 @@ enum class Ablation {
 constexpr Knobs ablated(int channels, Ablation which, bool opencl = false) {
   Knobs k = shipped(channels, opencl);
   switch (which) {
-    case Ablation::OneLoadInFlight: k.one_in_flight = true; break;
-    case Ablation::NoHalves: k.halves = false; break;
-    case Ablation::NoPermutes: k.permutes = false; break;
-    case Ablation::NoShuffles: k.shuffles = false; break;
-    case Ablation::NoRing: k.ring = false; break;
-    case Ablation::NarrowLanes: k.lane_bytes = 8; break;
-    case Ablation::OneRowPerWarp: k.rows = 1; break;
-    case Ablation::NoLaunchBounds: k.min_blocks = 1; break;
-    default: break;
+    case Ablation::OneLoadInFlight:
+      k.one_in_flight = true;
+      break;
+    case Ablation::NoHalves:
+      k.halves = false;
+      break;
+    case Ablation::NoPermutes:
+      k.permutes = false;
+      break;
+    case Ablation::NoShuffles:
+      k.shuffles = false;
+      break;
+    case Ablation::NoRing:
+      k.ring = false;
+      break;
+    case Ablation::NarrowLanes:
+      k.lane_bytes = 8;
+      break;
+    case Ablation::OneRowPerWarp:
+      k.rows = 1;
+      break;
+    case Ablation::NoLaunchBounds:
+      k.min_blocks = 1;
+      break;
+    default:
+      break;
   }
   return k;
 }
 
 constexpr const char* ablation_name(Ablation which) {
   switch (which) {
-    case Ablation::Shipped: return "as shipped";
-    case Ablation::OneLoadInFlight: return "one load in flight per thread (03, 12)";
-    case Ablation::NoHalves: return "no packed halves: floats (11)";
-    case Ablation::NoPermutes: return "no byte permutes: conversions (10, 11)";
-    case Ablation::NoShuffles: return "no shuffles: each lane sums its neighbours (09, 10)";
-    case Ablation::NoRing: return "no ring: rows re-read for every output row (10)";
-    case Ablation::NarrowLanes: return "8-byte lanes (03)";
-    case Ablation::OneRowPerWarp: return "one output row per warp (02, 13)";
-    case Ablation::NoLaunchBounds: return "no launch bounds (02)";
-    default: return "?";
+    case Ablation::Shipped:
+      return "as shipped";
+    case Ablation::OneLoadInFlight:
+      return "one load in flight per thread (03, 12)";
+    case Ablation::NoHalves:
+      return "no packed halves: floats (11)";
+    case Ablation::NoPermutes:
+      return "no byte permutes: conversions (10, 11)";
+    case Ablation::NoShuffles:
+      return "no shuffles: each lane sums its neighbours (09, 10)";
+    case Ablation::NoRing:
+      return "no ring: rows re-read for every output row (10)";
+    case Ablation::NarrowLanes:
+      return "8-byte lanes (03)";
+    case Ablation::OneRowPerWarp:
+      return "one output row per warp (02, 13)";
+    case Ablation::NoLaunchBounds:
+      return "no launch bounds (02)";
+    default:
+      return "?";
   }
 }
 

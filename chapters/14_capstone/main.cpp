@@ -24,10 +24,10 @@
 #include <vector>
 
 #include "blur_capstone_cl.hpp"  // blur_capstone.cl, embedded at build time
+#include "capstone_plan.hpp"
 #include "gauss/borrow.hpp"
 #include "gauss/chapter.hpp"
 #include "half2_plan.hpp"   // chapter 11: the packed-half weights, and which blurs they serve
-#include "capstone_plan.hpp"
 #include "ring_opencl.hpp"  // chapter 10: the float kernel, for every other blur
 #include "roofs.hpp"        // the section roofs: Apple's two roofs and its timer
 #include "sweeps.hpp"       // the other sections: this chapter's second program part
@@ -56,7 +56,9 @@ gauss::OpenClLaunch capstone_opencl(gauss::OpenClSession& cl, const gauss::Probl
   const auto weights = half2::half2_weights(p.blur.radius, p.taps);
   if ((knobs.halves && !weights) || p.blur.radius != 2) return ring::opencl_setup(cl, p);
   const gauss::ImageGeometry g = p.image;
-  const auto define = [](const char* name, int value) { return " -D " + std::string(name) + "=" + std::to_string(value); };
+  const auto define = [](const char* name, int value) {
+    return " -D " + std::string(name) + "=" + std::to_string(value);
+  };
   std::string options = define("CHANNELS", g.channels) + define("NB", knobs.lane_bytes) +
                         define("WARPS", capstone::kWarpsPerBlock) + define("HALVES", knobs.halves) +
                         define("PERMUTES", knobs.permutes) + define("SHUFFLES", knobs.shuffles) +
@@ -69,7 +71,8 @@ gauss::OpenClLaunch capstone_opencl(gauss::OpenClSession& cl, const gauss::Probl
     options += define("ROWS", knobs.rows) + define("ONE_IN_FLIGHT", knobs.one_in_flight);
     // One group of WARPS warps per strip and band of WARPS x ROWS rows.
     const int bands = capstone::segments(g.height, knobs.rows * capstone::kWarpsPerBlock);
-    global = cl::NDRange(32 * static_cast<std::size_t>(strips), capstone::kWarpsPerBlock * static_cast<std::size_t>(bands));
+    global =
+        cl::NDRange(32 * static_cast<std::size_t>(strips), capstone::kWarpsPerBlock * static_cast<std::size_t>(bands));
     aligned = g.pitch % 16 == 0 ? 1 : 0;  // the tile comes in 16-byte chunks
   } else {
     options += define("SEG", knobs.segment) + define("STAGES", knobs.stages);
@@ -78,17 +81,18 @@ gauss::OpenClLaunch capstone_opencl(gauss::OpenClSession& cl, const gauss::Probl
     global = cl::NDRange(32, gauss::round_up(items, capstone::kWarpsPerBlock));
     aligned = g.pitch % knobs.lane_bytes == 0 ? 1 : 0;
   }
-  cl::Kernel kernel = cl.kernel(gauss::embedded::blur_capstone_cl, knobs.tiles ? "blur_capstone" : "blur_stream", options);
+  cl::Kernel kernel =
+      cl.kernel(gauss::embedded::blur_capstone_cl, knobs.tiles ? "blur_capstone" : "blur_stream", options);
   const half2::HalfWeights hw = weights.value_or(half2::HalfWeights{});
   const bool tiles = knobs.tiles;
   return [&cl, kernel, global, local, g, aligned, strips, hw, tiles, taps = p.taps](const cl::Buffer& in,
-                                                                                 const cl::Buffer& out) mutable {
+                                                                                    const cl::Buffer& out) mutable {
     if (tiles)
       gauss::sections::set_args(kernel, in, out, g.width, g.height, g.pitch, aligned, hw, taps.w[0], taps.w[1],
                                 taps.w[2]);
     else
-      gauss::sections::set_args(kernel, in, out, g.width, g.height, g.pitch, aligned, strips, hw, taps.w[0],
-                                taps.w[1], taps.w[2]);
+      gauss::sections::set_args(kernel, in, out, g.width, g.height, g.pitch, aligned, strips, hw, taps.w[0], taps.w[1],
+                                taps.w[2]);
     cl::Event done;
     cl.queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &done);
     return std::vector<cl::Event>{done};

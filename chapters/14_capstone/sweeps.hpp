@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "capstone_plan.hpp"
 #include "gauss/chapter.hpp"
 #include "gauss/copy_sweep.hpp"
 #include "gauss/reference.hpp"
 #include "gauss/runners.hpp"
 #include "gauss/section_tools.hpp"
-#include "capstone_plan.hpp"
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_capstone.cuh"
 #include "copy_variants.cuh"
@@ -199,10 +199,10 @@ void knob_sweep(gauss::SectionContext& context, const KnobbedOpenCl& overlap_ope
       const bool ptx = use_ptx(*context.opencl);
       std::vector<gauss::SweepPoint> points;
       for (const KnobbedPoint& row : points_of(input.channels, ptx)) {
-        const gauss::Variant v = point([knobs = row.knobs, ptx, overlap_opencl](gauss::OpenClSession& cl,
-                                                                                const gauss::Problem& p) {
-          return overlap_opencl(cl, p, knobs, ptx);
-        });
+        const gauss::Variant v =
+            point([knobs = row.knobs, ptx, overlap_opencl](gauss::OpenClSession& cl, const gauss::Problem& p) {
+              return overlap_opencl(cl, p, knobs, ptx);
+            });
         points.push_back({row.label, copy, runner.run(v, blur, reference, settings), gauss::shape_of(input, blur)});
       }
       context.out << gauss::name_of(format) << ", OpenCL (" << title << "):\n";
@@ -216,8 +216,10 @@ void knob_sweep(gauss::SectionContext& context, const KnobbedOpenCl& overlap_ope
       for (const KnobbedPoint& row : points_of(input.channels, true)) {
         if (row.cuda_index < 0) continue;
         const gauss::Variant v = point([index = row.cuda_index, launch_cuda](const gauss::Problem& p) {
-          return gauss::CudaLaunch([p, index, launch_cuda](const std::uint8_t* in, std::uint8_t* out,
-                                                            cudaStream_t stream) { launch_cuda(index, in, out, p, stream); });
+          return gauss::CudaLaunch(
+              [p, index, launch_cuda](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+                launch_cuda(index, in, out, p, stream);
+              });
         });
         points.push_back({row.label, copy, runner.run(v, blur, reference, settings), gauss::shape_of(input, blur)});
       }
@@ -267,7 +269,7 @@ inline std::vector<KnobbedPoint> ablation_points(int channels, bool ptx) {
       if (which == capstone::Ablation::NoRing) k.ring = false;
       if (which == capstone::Ablation::OneRowPerWarp) k.rows = 1;
       rows.push_back({which == capstone::Ablation::Shipped ? "portable kernel as shipped (floats, no PTX)"
-                                                            : capstone::ablation_name(which),
+                                                           : capstone::ablation_name(which),
                       k, -1});
     }
   }
@@ -326,30 +328,30 @@ inline void l2_floor(gauss::SectionContext& context, const gauss::Chapter& chapt
     const gauss::ImageGeometry g{context.input.width, context.input.height, channels, context.input.width};
     const std::size_t bytes = static_cast<std::size_t>(g.pitch) * (g.height - 1) + g.width * channels;
     const gauss::Problem problem = gauss::make_problem(g, blur);
-    for (const std::string& kernel : {std::string(channels == 4 ? "main_rgba" : "main"),
-                                      std::string(channels == 4 ? "overlap_rgba" : "overlap")}) {
-    if (context.opencl != nullptr) {
-      gauss::OpenClSession& cl = *context.opencl;
-      cl::Buffer buffer(cl.context, CL_MEM_READ_WRITE, bytes);
-      cl.queue.enqueueFillBuffer(buffer, cl_uchar{77}, 0, bytes);
-      gauss::OpenClLaunch launch = chapter.find(kernel, gauss::Api::OpenCL)->opencl(cl, problem);
-      const gauss::TimingStats time =
-          gauss::sections::time_opencl(cl.queue, [&] { return launch(buffer, buffer); }, settings);
-      print_floor(context, "OpenCL", cl.info.name, {{kernel, time}}, bytes);
-    }
+    for (const std::string& kernel :
+         {std::string(channels == 4 ? "main_rgba" : "main"), std::string(channels == 4 ? "overlap_rgba" : "overlap")}) {
+      if (context.opencl != nullptr) {
+        gauss::OpenClSession& cl = *context.opencl;
+        cl::Buffer buffer(cl.context, CL_MEM_READ_WRITE, bytes);
+        cl.queue.enqueueFillBuffer(buffer, cl_uchar{77}, 0, bytes);
+        gauss::OpenClLaunch launch = chapter.find(kernel, gauss::Api::OpenCL)->opencl(cl, problem);
+        const gauss::TimingStats time = gauss::sections::time_opencl(
+            cl.queue, [&] { return launch(buffer, buffer); }, settings);
+        print_floor(context, "OpenCL", cl.info.name, {{kernel, time}}, bytes);
+      }
 #ifdef GAUSS_HAVE_CUDA
-    if (context.cuda != nullptr) {
-      gauss::CudaBuffer buffer(bytes);
-      GAUSS_CUDA_CHECK(cudaMemset(buffer.data(), 77, bytes));
-      gauss::CudaStream stream;
-      gauss::CudaLaunch launch = chapter.find(kernel, gauss::Api::Cuda)->cuda(problem);
-      const gauss::TimingStats time = gauss::sections::time_cuda(
-          stream.get(), [&](cudaStream_t s) { launch(buffer.data(), buffer.data(), s); }, settings);
-      const gauss::TimingStats copy = gauss::sections::time_cuda(
-          stream.get(), [&](cudaStream_t s) { gauss::launch_copy_kernel(buffer.data(), buffer.data(), bytes, s); },
-          settings);
-      print_floor(context, "CUDA", context.cuda->name, {{kernel, time}, {"copy", copy}}, bytes);
-    }
+      if (context.cuda != nullptr) {
+        gauss::CudaBuffer buffer(bytes);
+        GAUSS_CUDA_CHECK(cudaMemset(buffer.data(), 77, bytes));
+        gauss::CudaStream stream;
+        gauss::CudaLaunch launch = chapter.find(kernel, gauss::Api::Cuda)->cuda(problem);
+        const gauss::TimingStats time = gauss::sections::time_cuda(
+            stream.get(), [&](cudaStream_t s) { launch(buffer.data(), buffer.data(), s); }, settings);
+        const gauss::TimingStats copy = gauss::sections::time_cuda(
+            stream.get(), [&](cudaStream_t s) { gauss::launch_copy_kernel(buffer.data(), buffer.data(), bytes, s); },
+            settings);
+        print_floor(context, "CUDA", context.cuda->name, {{kernel, time}, {"copy", copy}}, bytes);
+      }
 #endif
     }
   }

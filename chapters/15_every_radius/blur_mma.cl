@@ -62,6 +62,22 @@
 #define ALPHA_OFFSET (OUT_OFFSET + (TH * OUT_STRIDE + 15) / 16 * 16)
 #define SMEM_BYTES (ALPHA_OFFSET + (CHANNELS == 4 ? TH * TW : 0))
 
+/* Loops unrolled for the GPU (register arrays indexed by constants); the
+ * emulation's loops hold barriers, which the CPU compilers split the kernel
+ * at: unrolled, they take minutes to compile, so there they stay loops. */
+#ifdef NV_PTX
+#define UNROLL _Pragma("unroll")
+#define UNROLL_BY_4 _Pragma("unroll 4")
+#else
+#define UNROLL
+#define UNROLL_BY_4
+#endif
+
+/* A lane's group (lane >> 2) and its place in the group (lane & 3), as the
+ * PTX ISA names them groupID and threadID_in_group: shifts rather than / 4 and
+ * % 4, whose signed pair LLVM rewrites with a "freeze" that Oclgrind's check
+ * of uninitialised values cannot run. */
+
 /* Layout shared with the host (blur_mma_plan.hpp): the quantised weights. */
 typedef struct {
     uint h15[33]; /* horizontal weights x 2^15, summing to 2^15 */
@@ -179,8 +195,8 @@ inline void mma_u8(int* d, const uint* a, const uint* b, __local uint* scratch)
     barrier(CLK_LOCAL_MEM_FENCE);
     __local const uint* warp = scratch + get_local_id(1) * 32 * LANE_WORDS;
     const int lane = get_local_id(0);
-    const int g = lane / 4;
-    const int t = lane % 4;
+    const int g = lane >> 2;
+    const int t = lane & 3;
     for (int q = 0; q < 4; ++q) {
         const int row = g + 8 * (q / 2);
         const int col = 2 * t + (q % 2);
@@ -207,8 +223,8 @@ inline void mma_f16(float* d, const uint* a, const uint* b, __local uint* scratc
     barrier(CLK_LOCAL_MEM_FENCE);
     __local const uint* warp = scratch + get_local_id(1) * 32 * LANE_WORDS;
     const int lane = get_local_id(0);
-    const int g = lane / 4;
-    const int t = lane % 4;
+    const int g = lane >> 2;
+    const int t = lane & 3;
     for (int q = 0; q < 4; ++q) {
         const int row = g + 8 * (q / 2);
         const int col = 2 * t + (q % 2);
@@ -233,7 +249,7 @@ inline void ldmatrix_x4(uint* r, __local const uchar* smem, int offset, __local 
     __local const uint* warp = scratch + get_local_id(1) * 32 * LANE_WORDS;
     const int lane = get_local_id(0);
     for (int q = 0; q < 4; ++q) {
-        __local const uchar* at = smem + warp[(8 * q + lane / 4) * LANE_WORDS] + 4 * (lane % 4);
+        __local const uchar* at = smem + warp[(8 * q + (lane >> 2)) * LANE_WORDS] + 4 * ((lane & 3));
         r[q] = (uint)at[0] | (uint)at[1] << 8 | (uint)at[2] << 16 | (uint)at[3] << 24;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -247,8 +263,8 @@ inline void ldmatrix_x2_trans(uint* r, __local const uchar* smem, int offset, __
     __local const uint* warp = scratch + get_local_id(1) * 32 * LANE_WORDS;
     const int lane = get_local_id(0);
     for (int q = 0; q < 2; ++q) {
-        __local const uchar* r0 = smem + warp[(8 * q + 2 * (lane % 4)) * LANE_WORDS] + 2 * (lane / 4);
-        __local const uchar* r1 = smem + warp[(8 * q + 2 * (lane % 4) + 1) * LANE_WORDS] + 2 * (lane / 4);
+        __local const uchar* r0 = smem + warp[(8 * q + 2 * ((lane & 3))) * LANE_WORDS] + 2 * ((lane >> 2));
+        __local const uchar* r1 = smem + warp[(8 * q + 2 * ((lane & 3)) + 1) * LANE_WORDS] + 2 * ((lane >> 2));
         r[q] = (uint)r0[0] | (uint)r0[1] << 8 | (uint)r1[0] << 16 | (uint)r1[1] << 24;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -300,9 +316,10 @@ inline void fill_planes(__global const uchar* restrict in, int width, int height
                         __local uchar* raw, __local uchar* alpha)
 {
     const int item = get_local_id(1) * 32 + get_local_id(0);
-    const bool aligned = (pitch & 3) == 0; /* rows start on 4-byte boundaries (x is a multiple of 4) */
+    /* Rows start on the boundary of a 4-pixel load (4 bytes gray, 16 RGBA; x is a multiple of 4). */
+    const bool aligned = (pitch & (4 * CHANNELS - 1)) == 0;
     const int groups_per_row = RAW_COLS / 4;
-#pragma unroll 4
+UNROLL_BY_4
     for (int e = item; e < RAW_ROWS * groups_per_row; e += THREADS) {
         const int r = e / groups_per_row;
         const int c = (e - r * groups_per_row) * 4; /* plane column */
@@ -356,26 +373,26 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_mma(
 #endif
     const int lane = get_local_id(0);
     const int warp = get_local_id(1);
-    const int g = lane / 4;
-    const int t = lane % 4;
+    const int g = lane >> 2;
+    const int t = lane & 3;
     const MmaWeights w = weights;
 
     /* The bands, once per group (the group then loops over tiles):
      * [shift parity][step][part][register] and [step][register]. */
     uint hband[2][KH][2][2];
     uint vband[KV][4];
-#pragma unroll
+UNROLL
     for (int parity = 0; parity < 2; ++parity)
-#pragma unroll
+UNROLL
         for (int ks = 0; ks < KH; ++ks)
-#pragma unroll
+UNROLL
             for (int part = 0; part < 2; ++part)
-#pragma unroll
+UNROLL
                 for (int reg = 0; reg < 2; ++reg)
                     hband[parity][ks][part][reg] = band_u8(&w, parity ? SHIFT_ODD : SHIFT_EVEN, ks, part, reg, g, t);
-#pragma unroll
+UNROLL
     for (int ks = 0; ks < KV; ++ks)
-#pragma unroll
+UNROLL
         for (int reg = 0; reg < 4; ++reg)
             vband[ks][reg] = band_f16(&w, ks, reg, g, t);
     /* A warp's horizontal tiles all have column tile j = warp (COL_TILES = WARPS): its band's parity. */
@@ -393,7 +410,7 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_mma(
 
         /* The vertical sums of every plane, kept until the pixels are assembled. */
         float vsum[PLANES][V_TILES_PER_WARP][4];
-#pragma unroll
+UNROLL
         for (int plane = 0; plane < PLANES; ++plane) {
             const int raw_plane = plane * RAW_ROWS * RAW_STRIDE;
             /* 2. Horizontal: tile (rt, j = warp) of 16 rows x 8 columns. */
@@ -401,13 +418,13 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_mma(
                 const int j = warp;
                 int hi[4] = {0, 0, 0, 0};
                 int lo[4] = {0x4B000000, 0x4B000000, 0x4B000000, 0x4B000000}; /* 2^23 as float bits, see below */
-#pragma unroll
+UNROLL
                 for (int ks = 0; ks < KH; ++ks) {
                     uint a[4];
                     /* Lane 8q + i: row i of matrix q = (rows 8 (q % 2) .., columns 16 (q / 2) ..). */
                     ldmatrix_x4(a, smem,
                                 raw_plane + (16 * rt + lane % 8 + 8 * ((lane / 8) % 2)) * RAW_STRIDE + A_START(j) +
-                                    32 * ks + 16 * (lane / 16) SCRATCH_ARG);
+                                    32 * ks + 16 * (lane >> 4) SCRATCH_ARG);
                     uint b_hi[2], b_lo[2];
                     for (int reg = 0; reg < 2; ++reg) {
                         b_hi[reg] = odd ? hband[1][ks][1][reg] : hband[0][ks][1][reg];
@@ -428,17 +445,17 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_mma(
             }
             barrier(CLK_LOCAL_MEM_FENCE);
             /* 3. Vertical: tile (i, j) of 16 output rows x 8 columns. */
-#pragma unroll
+UNROLL
             for (int n = 0; n < V_TILES_PER_WARP; ++n) {
                 const int k = warp + n * WARPS;
                 const int i = k / COL_TILES;
                 const int j = k - i * COL_TILES;
                 float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-#pragma unroll
+UNROLL
                 for (int ks = 0; ks < KV; ++ks) {
                     uint b[2];
                     /* Lanes 0-15: rows 16 i + 16 ks + lane of the halves, columns 8 j .. 8 j + 7. */
-                    ldmatrix_x2_trans(b, smem, HALF_OFFSET + (16 * i + 16 * ks + lane % 16) * H_STRIDE + 16 * j SCRATCH_ARG);
+                    ldmatrix_x2_trans(b, smem, HALF_OFFSET + (16 * i + 16 * ks + (lane & 15)) * H_STRIDE + 16 * j SCRATCH_ARG);
                     // EXERCISE: add the band of vertical weights (vband[ks]) times the halves' fragment (b) into v, one mma_f16
                     mma_f16(v, vband[ks], b SCRATCH_ARG);
                     // STARTER:
@@ -452,12 +469,12 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_mma(
             barrier(CLK_LOCAL_MEM_FENCE); /* the halves are free for the next plane */
         }
         /* 4. Round, assemble the pixels, and stage them for whole-row stores. */
-#pragma unroll
+UNROLL
         for (int n = 0; n < V_TILES_PER_WARP; ++n) {
             const int k = warp + n * WARPS;
             const int i = k / COL_TILES;
             const int j = k - i * COL_TILES;
-#pragma unroll
+UNROLL
             for (int half_row = 0; half_row < 2; ++half_row) {
                 const int r = 16 * i + g + 8 * half_row;
                 const int c = 8 * j + 2 * t;

@@ -63,7 +63,9 @@ struct Tile {
   // A plane starts 16 columns left of the tile's first output column x0; the
   // first input of output column x0 (x0 - R) sits at kOffset.
   static constexpr int kOffset = 16 - R;
-  __host__ __device__ static constexpr int a_start(int j) { return (kOffset + 8 * j) / 16 * 16; }  // col tile j's 16-byte aligned start
+  __host__ __device__ static constexpr int a_start(int j) {
+    return (kOffset + 8 * j) / 16 * 16;
+  }  // col tile j's 16-byte aligned start
   static constexpr int kShiftEven = kOffset % 16;
   static constexpr int kShiftOdd = (kOffset + 8) % 16;
   static constexpr int kMaxShift = kShiftEven > kShiftOdd ? kShiftEven : kShiftOdd;
@@ -72,7 +74,7 @@ struct Tile {
   // An odd number of 16-byte chunks per row: an ldmatrix's 8 rows fall in different banks.
   static constexpr int kRawStride = (kRawCols / 16) % 2 ? kRawCols : kRawCols + 16;
   static constexpr int kRowTiles = (kTH + 2 * R + 15) / 16;
-  static constexpr int kRawRows = 16 * kRowTiles;  // loaded (past TH + 2R: finite values, weight 0)
+  static constexpr int kRawRows = 16 * kRowTiles;     // loaded (past TH + 2R: finite values, weight 0)
   static constexpr int kKV = (16 + 2 * R + 15) / 16;  // 16-row steps, vertical
   static constexpr int kHStride = 2 * kTW + 16;       // bytes per row of halves: 9 chunks, conflict free
   static constexpr int kOutStride = kTW * C;
@@ -87,17 +89,15 @@ struct Tile {
 };
 
 __device__ __forceinline__ void mma_u8(int* d, const std::uint32_t* a, const std::uint32_t* b) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
 __device__ __forceinline__ void mma_f16(float* d, const std::uint32_t* a, const std::uint32_t* b) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
 // Four 8x8 matrices of 16-bit elements; lane 8q + i gives row i of matrix q.
@@ -122,9 +122,10 @@ __device__ __forceinline__ std::uint32_t pack_halves(float lo, float hi) {
 
 // cp.async: 16 bytes global to shared, no register in between.
 __device__ __forceinline__ void copy_async_16(std::uint8_t* to, const std::uint8_t* from) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(to))),
-               "l"(from)
-               : "memory");
+  asm volatile(
+      "cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(to))),
+      "l"(from)
+      : "memory");
 }
 __device__ __forceinline__ void wait_all_copies() {
   asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;" ::: "memory");
@@ -207,8 +208,8 @@ __device__ __forceinline__ void fill_planes(const std::uint8_t* __restrict__ in,
         const uint4 p = *reinterpret_cast<const uint4*>(row + 4 * x);
 #pragma unroll
         for (int k = 0; k < 3; ++k)
-          planes[k] = __byte_perm(__byte_perm(p.x, p.y, 0x0040 | k | (k << 4)), __byte_perm(p.z, p.w, 0x0040 | k | (k << 4)),
-                                  0x5410);
+          planes[k] = __byte_perm(__byte_perm(p.x, p.y, 0x0040 | k | (k << 4)),
+                                  __byte_perm(p.z, p.w, 0x0040 | k | (k << 4)), 0x5410);
       } else {
         planes[0] = planes[1] = planes[2] = 0;
 #pragma unroll
@@ -232,8 +233,9 @@ __device__ __forceinline__ void fill_planes(const std::uint8_t* __restrict__ in,
 }
 
 template <int R, int C>
-__global__ void __launch_bounds__(kThreads) blur_mma(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out,
-                                                     int width, int height, int pitch, Weights weights) {
+__global__ void __launch_bounds__(kThreads)
+    blur_mma(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, int width, int height, int pitch,
+             Weights weights) {
   using T = Tile<R, C>;
   __shared__ __align__(16) std::uint8_t smem[T::kSmemBytes];
   const int lane = threadIdx.x;

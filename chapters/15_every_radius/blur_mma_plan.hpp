@@ -58,7 +58,7 @@ struct Weights {
 inline std::uint32_t half_bits_rounded(double value) {
   if (value <= 0) return 0;
   int exponent = 0;
-  std::frexp(value, &exponent);      // value = m x 2^exponent, m in [0.5, 1)
+  std::frexp(value, &exponent);               // value = m x 2^exponent, m in [0.5, 1)
   const int e = std::max(exponent - 1, -14);  // the half's exponent; below 2^-14, subnormal
   const double step = std::ldexp(1.0, e - 10);
   double units = std::nearbyint(value / step);  // significand in units of the last place (ties to even)

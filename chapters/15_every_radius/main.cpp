@@ -82,12 +82,12 @@ gauss::Chapter make_chapter() {
   chapter.add_section(
       "radius_sweep", "radius 1 to 16 against both roofs (the copy, the multiply-add rate), gray and RGBA",
       [&self](gauss::SectionContext& context) { radius_sweep(context, self); }, Runs::OnRequest);
-  chapter.add_section("mma_check", "the tensor-core kernel (emulated where there is no PTX) at every radius",
+  chapter.add_section("mma_check", "the tensor-core kernel (emulated where there is no PTX) for the blur given",
                       mma_check, Runs::OnRequest);
 
   // The exercise (README, section Exercise): the vertical pass's matrix
   // products in blur_mma.cl/.cu, left to the student.
-  chapter.set_exercise("blur_mma.cl", {"main", "main_rgba"});
+  chapter.set_exercise("blur_mma.cl", {"main", "main_rgba", "mma_check"});
   return chapter;
 }
 

@@ -10,6 +10,7 @@
 
 #include "blur_mma_cl.hpp"  // blur_mma.cl, embedded at build time
 #include "blur_mma_plan.hpp"
+#include "gauss/error.hpp"
 #include "gauss/opencl.hpp"
 #include "gauss/problem.hpp"
 #include "gauss/section_tools.hpp"
@@ -30,31 +31,44 @@ enum class OpenClKernel {
 };
 
 /// The OpenCL launch of @p kernel for @p p: one group of kWarps warps per
-/// compute unit x blocks_per_sm, each looping over the tiles.
+/// compute unit x blocks_per_sm, each looping over the tiles. Tiles are
+/// tile_rows() high where the group's local memory fits the device (NVIDIA
+/// gives a group 48 KB, AMD and Intel 64 KB); a device with less (Oclgrind,
+/// some mobile GPUs: 32 KB) gets tiles half as high, down to 16 rows.
 inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::Problem& p, OpenClKernel kernel) {
   const gauss::ImageGeometry g = p.image;
-  const int radius = p.blur.radius;
-  const std::string options = "-D RADIUS=" + std::to_string(radius) + " -D CHANNELS=" + std::to_string(g.channels) +
-                              " -D TH=" + std::to_string(tile_rows(g.channels)) + " -D TW=" +
-                              std::to_string(kTileWidth) + " -D WARPS=" + std::to_string(kWarps) +
-                              (kernel == OpenClKernel::TensorCores ? " -D NV_PTX" : "");
   const bool floats = kernel == OpenClKernel::Float;
-  cl::Kernel k = cl.kernel(gauss::embedded::blur_mma_cl, floats ? "blur_tiles_f32" : "blur_mma", options);
-  const int tiles = ((g.width + kTileWidth - 1) / kTileWidth) *
-                    ((g.height + tile_rows(g.channels) - 1) / tile_rows(g.channels));
+  cl::Kernel k;
+  int rows = tile_rows(g.channels);
+  for (;; rows /= 2) {
+    const std::string options = "-D RADIUS=" + std::to_string(p.blur.radius) + " -D CHANNELS=" +
+                                std::to_string(g.channels) + " -D TH=" + std::to_string(rows) +
+                                " -D TW=" + std::to_string(kTileWidth) + " -D WARPS=" + std::to_string(kWarps) +
+                                (kernel == OpenClKernel::TensorCores ? " -D NV_PTX" : "");
+    k = cl.kernel(gauss::embedded::blur_mma_cl, floats ? "blur_tiles_f32" : "blur_mma", options);
+    const std::size_t local_bytes = k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(cl.info.device);
+    if (local_bytes <= cl.info.local_memory) break;
+    if (rows == 16) {
+      throw gauss::InputError("15_every_radius: a tile of 16 rows needs " + std::to_string(local_bytes) +
+                              " bytes of local memory at radius " + std::to_string(p.blur.radius) + "; " +
+                              cl.info.name + " gives a work-group " + std::to_string(cl.info.local_memory));
+    }
+  }
+  const int tiles = ((g.width + kTileWidth - 1) / kTileWidth) * ((g.height + rows - 1) / rows);
   const int groups = std::min(tiles, std::max(cl.info.compute_units, 1) * blocks_per_sm(g.channels));
   const cl::NDRange local(32, kWarps);
   const cl::NDRange global(32 * static_cast<std::size_t>(groups), kWarps);
   const Weights weights = quantise(p.blur);
-  return [&cl, k, global, local, g, floats, weights, taps = p.taps](const cl::Buffer& in, const cl::Buffer& out) mutable {
-    if (floats)
-      gauss::sections::set_args(k, in, out, g.width, g.height, g.pitch, taps);
-    else
-      gauss::sections::set_args(k, in, out, g.width, g.height, g.pitch, weights);
-    cl::Event done;
-    cl.queue.enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, &done);
-    return std::vector<cl::Event>{done};
-  };
+  return
+      [&cl, k, global, local, g, floats, weights, taps = p.taps](const cl::Buffer& in, const cl::Buffer& out) mutable {
+        if (floats)
+          gauss::sections::set_args(k, in, out, g.width, g.height, g.pitch, taps);
+        else
+          gauss::sections::set_args(k, in, out, g.width, g.height, g.pitch, weights);
+        cl::Event done;
+        cl.queue.enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, &done);
+        return std::vector<cl::Event>{done};
+      };
 }
 
 }  // namespace mma

@@ -1,6 +1,6 @@
 // NPP's Gaussian filter, run beside a chapter's kernels for comparison
 // (chapter 10). Include it only under GAUSS_HAVE_NPP: the chapter that runs it
-// links NPP and defines that (chapters/10_capstone/CMakeLists.txt), where the
+// links NPP and defines that (chapters/14_capstone/CMakeLists.txt), where the
 // CUDA toolkit has NPP.
 #pragma once
 
