@@ -7,7 +7,7 @@
 #
 #   scripts/profile.sh [build dir] [log folder]     # defaults: build, /tmp/gauss-profile
 #
-# Needs ncu (Nsight Compute) and a CUDA device; about 10 s a step on an H200.
+# Needs ncu (Nsight Compute) and a CUDA device; about 10 s a step on an H200 (17 steps).
 # Run it in the GPU session after the build (scripts/gpu-session.sh does, in
 # phase extra).
 set -uo pipefail
@@ -16,9 +16,11 @@ build=${1:-build}
 logs=${2:-/tmp/gauss-profile}
 mkdir -p "$logs"
 
-# The main line: <chapter> <variant> per step, in the order of the climb.
-# Chapter 01's naive kernel is the start; 08 and 09 are interludes with
-# metrics of their own (transfers, a reduction) and have no step.
+# The main line: <chapter> <variant> per step, in the order of the climb
+# (the variants each chapter registers with line "main"). Chapter 01's naive
+# kernel is the start; 07's main is RGBA; from 10 on each chapter has a gray
+# main and a main_rgba; 08 and 09 are interludes with metrics of their own
+# (transfers, a reduction) and 15 (every radius) a sweep: none has a step.
 steps=(
   "01_naive naive"
   "02_work_size main"
@@ -27,8 +29,16 @@ steps=(
   "05_local_memory main"
   "06_constant_memory main"
   "07_rgba_packing main"
-  "10_capstone fused"
-  "10_capstone fused_rgba"
+  "10_registers main"
+  "10_registers main_rgba"
+  "11_packed_halves main"
+  "11_packed_halves main_rgba"
+  "12_async_copies main"
+  "12_async_copies main_rgba"
+  "13_block_tiles main"
+  "13_block_tiles main_rgba"
+  "14_capstone main"
+  "14_capstone main_rgba"
 )
 
 # What each row needs: time, thread and warp instructions, issue slots,

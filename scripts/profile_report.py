@@ -27,7 +27,10 @@ FIELDS = ["device", "chapter", "variant", "format", "pixels", "ms", "thread_inst
           "issue_active_pct", "warps_active_pct", "registers", "dram_bytes_per_px", "dram_gbps", "dram_pct",
           "l2_hit_pct", "instr_per_dram_byte", "sms", "sm_clock_ghz", "issue_roof_tinstr_per_s"]
 
-RGBA_STEPS = {("07_rgba_packing", "main"), ("10_capstone", "fused_rgba")}
+# The main-line steps of scripts/profile.sh that blur RGBA: chapter 07's main, and from chapter 10 on each
+# chapter's main_rgba (its main is gray).
+RGBA_STEPS = {("07_rgba_packing", "main"), ("10_registers", "main_rgba"), ("11_packed_halves", "main_rgba"),
+              ("12_async_copies", "main_rgba"), ("13_block_tiles", "main_rgba"), ("14_capstone", "main_rgba")}
 
 
 def read_ncu(path):
@@ -87,16 +90,19 @@ def slug(text):
     return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_")
 
 
+# Whose CUDA gray copy draws the copy roof: chapter 10's, named 10_capstone in runs from before the split.
+COPY_CHAPTERS = ("10_registers", "10_capstone")
+
+
 def copy_gbps(results, device):
     """Chapter 10's CUDA gray copy from the benchmark of the same GPU, if any."""
     path = os.path.join(results, slug(device) + ".csv")
     if not os.path.exists(path):
         return None
     with open(path) as f:
-        for r in csv.DictReader(f):
-            if r["chapter"] == "10_capstone" and r["variant"] == "copy" and r["api"] == "CUDA":
-                return float(r["gbps"])
-    return None
+        copies = {r["chapter"]: float(r["gbps"]) for r in csv.DictReader(f)
+                  if r["chapter"] in COPY_CHAPTERS and r["variant"] == "copy" and r["api"] == "CUDA"}
+    return next((copies[c] for c in COPY_CHAPTERS if c in copies), None)
 
 
 def plot(results):

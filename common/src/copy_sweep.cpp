@@ -17,8 +17,8 @@ void print_sweep(SectionContext& context, const char* first_column, const std::v
   Table table({{first_column, Table::Align::Left},
                {"api", Table::Align::Left},
                {"copy ms"},
-               {"fused ms"},
-               {"fused GB/s"},
+               {"kernel ms"},
+               {"kernel GB/s"},
                {"% of copy"},
                {"status", Table::Align::Left}});
   for (const SweepPoint& point : points) {
