@@ -54,11 +54,14 @@ VariantResult run_once(const Chapter& chapter, const std::string& name, Api api,
   return {};
 }
 
-void check_on_goldens(const Chapter& chapter, const std::string& variant, Api api, const std::vector<BlurSpec>& blurs) {
+namespace {
+
+void check_on(const std::vector<GoldenCase>& cases, const Chapter& chapter, const std::string& variant, Api api,
+              const std::vector<BlurSpec>& blurs) {
   const Variant* v = chapter.find(variant, api);
   REQUIRE(v != nullptr);
   int checked = 0;
-  for (const GoldenCase& c : golden_cases()) {
+  for (const GoldenCase& c : cases) {
     if (c.format != chapter.format_of(*v)) continue;
     bool wanted = blurs.empty();
     for (const BlurSpec& b : blurs) wanted = wanted || same_blur(b, c.blur);
@@ -75,6 +78,16 @@ void check_on_goldens(const Chapter& chapter, const std::string& variant, Api ap
     ++checked;
   }
   REQUIRE(checked > 0);  // a filter that matches no golden checks nothing
+}
+
+}  // namespace
+
+void check_on_goldens(const Chapter& chapter, const std::string& variant, Api api, const std::vector<BlurSpec>& blurs) {
+  check_on(golden_cases(), chapter, variant, api, blurs);
+}
+
+void check_on_radius_goldens(const Chapter& chapter, const std::string& variant, Api api) {
+  check_on(radius_golden_cases(), chapter, variant, api, {});
 }
 
 void check_on_awkward_sizes(const Chapter& chapter, const std::string& variant, Api api,

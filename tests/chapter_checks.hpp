@@ -22,6 +22,9 @@ OpenClSession& opencl_session();
 void check_on_goldens(const Chapter& chapter, const std::string& variant, Api api,
                       const std::vector<BlurSpec>& blurs = {});
 
+/// The same on the goldens at radius 1, 5 and 16 (radius_golden_cases()).
+void check_on_radius_goldens(const Chapter& chapter, const std::string& variant, Api api);
+
 /// Runs @p variant on seeded random images (in its pixel format) of every
 /// awkward size, for each blur in @p blurs, and requires it to match its
 /// reference (Chapter::reference_for: the Gaussian, or the chapter's own).

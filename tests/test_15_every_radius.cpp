@@ -1,10 +1,10 @@
 // Chapter 15: every radius. The tensor-core kernel's data paths (the planes,
 // the two bands, the fragments of every lane) are checked on the CPU through
-// its emulation (section mma_check: gray and RGBA at radii 3 and 13, one band
-// of each kind, on an image whose rows are unaligned and whose tiles are cut
-// on both sides; on a GPU, every radius 1-16), the
-// portable kernel on the goldens and awkward sizes at several radii, and the
-// error bound against its hand-checked terms.
+// its emulation (section mma_check: gray and RGBA at radius 3 and 13 on an
+// image whose rows are unaligned and whose tiles are cut on both sides; on a
+// GPU, every radius 1-16), the portable kernel on the goldens (radius 1, 2, 5,
+// 9 and 16) and on awkward sizes at several radii, and the error bound
+// against its hand-checked terms.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -49,6 +49,7 @@ void check_mma(const char* api, const char* size, const BlurSpec& blur) {
 TEST_CASE("15_every_radius: OpenCL main and portable on goldens and awkward sizes, radius 1-16", "[ch15][opencl]") {
   for (const char* variant : {"main", "main_rgba", "portable_rgba"}) {
     gauss::test::check_on_goldens(chapter(), variant, Api::OpenCL);
+    gauss::test::check_on_radius_goldens(chapter(), variant, Api::OpenCL);
     gauss::test::check_on_awkward_sizes(chapter(), variant, Api::OpenCL, kBlurs);
   }
 }
@@ -56,6 +57,7 @@ TEST_CASE("15_every_radius: OpenCL main and portable on goldens and awkward size
 TEST_CASE("15_every_radius: CUDA main on goldens and awkward sizes, radius 1-16", "[ch15][.][cuda]") {
   for (const char* variant : {"main", "main_rgba"}) {
     gauss::test::check_on_goldens(chapter(), variant, Api::Cuda);
+    gauss::test::check_on_radius_goldens(chapter(), variant, Api::Cuda);
     gauss::test::check_on_awkward_sizes(chapter(), variant, Api::Cuda, kBlurs);
   }
 }

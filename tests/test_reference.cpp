@@ -93,8 +93,11 @@ TEST_CASE("RGBA: channels are independent and alpha is carried through", "[refer
 
 TEST_CASE("the CPU reference still reproduces every golden image exactly", "[reference][golden]") {
   const std::string images = gauss::test::images_dir();
-  const auto cases = gauss::golden_cases();
+  auto cases = gauss::golden_cases();
   REQUIRE(cases.size() == 24);
+  const auto radius_cases = gauss::radius_golden_cases();
+  REQUIRE(radius_cases.size() == 6);
+  cases.insert(cases.end(), radius_cases.begin(), radius_cases.end());
   for (const gauss::GoldenCase& c : cases) {
     const Image input = gauss::load_image(c.photo_path(images), c.format);
     const Image golden = gauss::load_image(c.golden_path(images), c.format);

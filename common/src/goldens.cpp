@@ -26,4 +26,12 @@ std::vector<GoldenCase> golden_cases() {
   return cases;
 }
 
+std::vector<GoldenCase> radius_golden_cases() {
+  std::vector<GoldenCase> cases;
+  for (PixelFormat format : {PixelFormat::Gray, PixelFormat::Rgba})
+    for (BlurSpec blur : {BlurSpec{0.5, 1}, BlurSpec{2.0, 5}, BlurSpec{5.0, 16}})
+      cases.push_back({"chelsea.png", format, blur});
+  return cases;
+}
+
 }  // namespace gauss

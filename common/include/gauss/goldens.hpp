@@ -29,4 +29,9 @@ struct GoldenCase {
 /// (sigma 1, radius 2) and at a larger one (sigma 3, radius 9).
 std::vector<GoldenCase> golden_cases();
 
+/// The radii beyond those two, for the kernels that take any radius (chapter
+/// 15): one photo of odd width (chelsea, 451 x 300), gray and RGBA, at radius
+/// 1 (sigma 0.5), 5 (sigma 2) and 16 (sigma 5).
+std::vector<GoldenCase> radius_golden_cases();
+
 }  // namespace gauss
