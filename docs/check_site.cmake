@@ -10,9 +10,9 @@
 #     references is not copied into the site);
 #   - each chapter page named in CHAPTERS (in order) links to the chapter
 #     before it and the one after it;
-#   - no page shows a literal '**' outside its code: Markdown renders
-#     **`code`** (bold code) as two asterisks around the code, and a reader
-#     sees them.
+#   - no page shows a literal '**' outside its code: Doxygen renders
+#     **`code`** (bold code), and bold that starts or ends with punctuation
+#     (**"quoted"**), as the asterisks themselves, and a reader sees them.
 #
 #   cmake -DHTML=<build>/docs/html -DPAGES=ch01_naive;instructor -DCHAPTERS=ch01_naive;ch02_work_size \
 #         -DFILES=fig_a.svg -P docs/check_site.cmake
@@ -80,6 +80,10 @@ foreach(page IN LISTS pages)
     string(REGEX REPLACE "<div class=\"line\">[^\n]*" "" prose "${text}")
     string(REGEX REPLACE "<code>[^<]*</code>" "<code></code>" prose "${prose}")
     string(REGEX REPLACE "<script[^<]*</script>" "" prose "${prose}")
+    # (read_page's stand-ins for ';' and brackets hold a ';': a list would split there.)
+    string(REPLACE "&#59;" "," prose "${prose}")
+    string(REPLACE "&#91;" "(" prose "${prose}")
+    string(REPLACE "&#93;" ")" prose "${prose}")
     string(REGEX MATCHALL "[^\n]*\\*\\*[^\n]*" starred "${prose}")
     foreach(line IN LISTS starred)
       string(FIND "${line}" "**" at)
@@ -89,7 +93,8 @@ foreach(page IN LISTS pages)
       endif()
       string(SUBSTRING "${line}" ${from} 150 line)
       string(STRIP "${line}" line)
-      problem("${page}: a literal '**' (bold code? write `x`, not **`x`**): ...${line}...")
+      problem("${page}: a literal '**' (Doxygen renders no bold around code, **`x`**, nor one that starts or ends "
+              "with punctuation): ...${line}...")
     endforeach()
   endif()
   string(REGEX MATCHALL "<[A-Za-z]+[^>]*[ \t\n](href|src|data)=\"[^\"]*\"" tags "${text}")

@@ -6,9 +6,9 @@
 #      compiled with nvcc into build-cuda/, where nvcc exists and no CUDA
 #      device does (on a GPU machine run-tests.sh has built and run the CUDA
 #      half already). Nothing there can run it; it proves that it builds.
-#      About 10-15 minutes of nvcc on 2 cores.
+#      About 6 minutes of nvcc on 2 cores (docs/testing.md).
 #   2. The host code under AddressSanitizer and UndefinedBehaviorSanitizer:
-#      build-sanitize/, and the suite again there. About 14 minutes on 2 cores.
+#      build-sanitize/, and the suite again there. About 8 minutes on 2 cores.
 #
 #   scripts/ci-extra.sh            # both
 #   scripts/ci-extra.sh cuda       # one of them: cuda, sanitize

@@ -44,7 +44,8 @@ echo "configure and build: $((SECONDS - build_start)) s with $jobs jobs" | tee -
 [ -f build-gpu/.ninja_log ] && awk 'NR > 1 { printf "%8.1f s  %s\n", ($2 - $1) / 1000, $4 }' build-gpu/.ninja_log |
   sort -rn | head -8 | tee -a "$summary"
 # The compiler's resource report for every kernel (registers, spills, shared memory).
-grep -E "Compiling entry|Function properties|bytes stack frame|Used [0-9]+ registers" "$logs/build.log" > "$logs/ptxas.txt"
+# (scripts/ptxas-report.sh, the CUDA compiler launcher, files it in the build folder.)
+grep -E "Compiling entry|Function properties|bytes stack frame|Used [0-9]+ registers" build-gpu/ptxas-report.txt > "$logs/ptxas.txt"
 
 chapters=("$@")
 if [ ${#chapters[@]} -eq 0 ]; then

@@ -6,8 +6,8 @@
 # It builds in build/, as the first command (scripts/run-chapters.sh) does and
 # with the same settings, so that the chapters built there are reused: CUDA
 # where a CUDA device can run it (an NVIDIA GPU answers nvidia-smi), the
-# OpenCL half alone elsewhere. About 10-15 minutes on 2 cores without a GPU
-# (README.md says what it measured).
+# OpenCL half alone elsewhere. About 6 minutes on 2 cores without a GPU,
+# after the first command (docs/testing.md says what was measured).
 #
 # The exercises' self-checks (label selfcheck: every starter fails, every
 # solution passes) run last, 8 at a time, GAUSS_SELFCHECK_REPEAT times over

@@ -416,7 +416,7 @@ int main(int argc, char** argv) {
     grade.device = devices[static_cast<std::size_t>(std::max(device, 0)) % devices.size()].name;
     gpu = true;
 #else
-    return finish(kSkip, "skipped", "SKIP " + who + ": this build has no CUDA (CMake found no CUDA compiler)");
+    return finish(kSkip, "skipped", "SKIP " + who + ": this build has no CUDA (" GAUSS_NO_CUDA_REASON ")");
 #endif
   } else {
     try {

@@ -164,7 +164,7 @@ TEST_CASE("08_data_transfer: every OpenCL method on awkward sizes", "[ch08][open
 TEST_CASE("08_data_transfer: the OpenCL overlap on awkward sizes", "[ch08][opencl]") {
   check_on_cases(
       [](const gauss::Problem& problem, const BlurSpec& blur) {
-        const cl::Kernel kernel = gauss::naive::build_naive_blur(opencl_session(), blur);
+        const cl::Kernel kernel = chapter08::build_blur_strip(opencl_session(), blur);  // blur_strip.cl
         std::vector<transfer::TransferMethod> methods;
         for (int strips : {1, 2, 3, 5, 16})
           methods.push_back(chapter08::opencl_overlap(opencl_session(), kernel, problem, strips));

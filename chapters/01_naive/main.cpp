@@ -79,7 +79,7 @@ gauss::Chapter make_chapter() {
           return std::vector<cl::Event>{done};
         };
       });
-  // The tutorial's main line starts here: chapters 02-07 and 10 each add one
+  // The tutorial's main line starts here: chapters 02-07 and 10-14 each add one
   // technique to the best kernel so far (their variant `main`).
   naive_opencl.line = "main";
 

@@ -577,7 +577,7 @@ inline LoopRun run_loop_opencl(gauss::OpenClSession& cl, const LoopSpec& spec, c
         cl.queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &done);
         return std::vector<cl::Event>{done};
       },
-      settings);
+      settings, "loop, groups of " + std::to_string(spec.group));
   run.output.resize(spec.items);
   cl.queue.enqueueReadBuffer(out, CL_TRUE, 0, bytes, run.output.data());
   return run;
@@ -616,7 +616,7 @@ inline LoopRun run_loop_cuda(const LoopSpec& spec, const gauss::RunSettings& set
       [&](cudaStream_t s) {
         launch_sin_divide_loop(out_words, spec.items, spec.iterations, spec.group, spec.reserved_bytes, s);
       },
-      settings);
+      settings, "loop, groups of " + std::to_string(spec.group));
   run.output.resize(spec.items);
   out.download(run.output.data(), bytes);
   return run;

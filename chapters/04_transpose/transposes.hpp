@@ -321,7 +321,7 @@ inline void transpose_float_section(gauss::SectionContext& context) {
       TransposeCl transpose(cl, kind, Element::F32, Element::F32);
       const gauss::TimingStats time = gauss::sections::time_opencl(
           cl.queue, [&] { return std::vector<cl::Event>{transpose.enqueue(in, width, out, height, width, height)}; },
-          settings);
+          settings, variant_name(kind));
       std::vector<float> got(count);
       cl.queue.enqueueReadBuffer(out, CL_TRUE, 0, bytes, got.data());
       report("OpenCL", cl.info.name, context.opencl_copy_gbps, kind, time, got);
@@ -340,7 +340,7 @@ inline void transpose_float_section(gauss::SectionContext& context) {
           [&](cudaStream_t s) {
             launch_transpose(kind, Element::F32, in.data(), width, Element::F32, out.data(), height, width, height, s);
           },
-          settings);
+          settings, variant_name(kind));
       std::vector<float> got(count);
       out.download(got.data(), bytes);
       report("CUDA", context.cuda->name, context.cuda_copy_gbps, kind, time, got);

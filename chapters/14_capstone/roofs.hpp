@@ -94,7 +94,7 @@ inline RoofRun opencl_roofs(gauss::OpenClSession& cl, double copy_gbps, const ga
                                   nullptr, &done);
     return std::vector<cl::Event>{done};
   };
-  run.events_ms = gauss::sections::time_opencl(cl.queue, launch, settings).median_ms;
+  run.events_ms = gauss::sections::time_opencl(cl.queue, launch, settings, "multiply-add roof").median_ms;
   run.fma_per_s = static_cast<double>(items) * kRoofIterations * kRoofChainsCl / (run.events_ms * 1e-3);
   // Listing 14-1 as it meant to be: 2 warm-ups, the clock, 10 launches, clFinish.
   for (int i = 0; i < 2; ++i) launch();
@@ -124,7 +124,7 @@ inline RoofRun cuda_roofs(const gauss::CudaDeviceInfo& cuda, double copy_gbps, c
   auto* out_floats = reinterpret_cast<float*>(out.data());
   gauss::CudaStream stream;
   auto launch = [&](cudaStream_t s) { launch_fma_roof(out_floats, items, kRoofIterations, kRoofB, kRoofC, s); };
-  run.events_ms = gauss::sections::time_cuda(stream.get(), launch, settings).median_ms;
+  run.events_ms = gauss::sections::time_cuda(stream.get(), launch, settings, "multiply-add roof").median_ms;
   run.fma_per_s = static_cast<double>(items) * kRoofIterations * kRoofChains / (run.events_ms * 1e-3);
   for (int i = 0; i < 2; ++i) launch(stream.get());
   GAUSS_CUDA_CHECK(cudaStreamSynchronize(stream.get()));

@@ -336,7 +336,7 @@ inline void l2_floor(gauss::SectionContext& context, const gauss::Chapter& chapt
         cl.queue.enqueueFillBuffer(buffer, cl_uchar{77}, 0, bytes);
         gauss::OpenClLaunch launch = chapter.find(kernel, gauss::Api::OpenCL)->opencl(cl, problem);
         const gauss::TimingStats time = gauss::sections::time_opencl(
-            cl.queue, [&] { return launch(buffer, buffer); }, settings);
+            cl.queue, [&] { return launch(buffer, buffer); }, settings, kernel + " in L2");
         print_floor(context, "OpenCL", cl.info.name, {{kernel, time}}, bytes);
       }
 #ifdef GAUSS_HAVE_CUDA
@@ -346,10 +346,11 @@ inline void l2_floor(gauss::SectionContext& context, const gauss::Chapter& chapt
         gauss::CudaStream stream;
         gauss::CudaLaunch launch = chapter.find(kernel, gauss::Api::Cuda)->cuda(problem);
         const gauss::TimingStats time = gauss::sections::time_cuda(
-            stream.get(), [&](cudaStream_t s) { launch(buffer.data(), buffer.data(), s); }, settings);
+            stream.get(), [&](cudaStream_t s) { launch(buffer.data(), buffer.data(), s); }, settings,
+            kernel + " in L2");
         const gauss::TimingStats copy = gauss::sections::time_cuda(
             stream.get(), [&](cudaStream_t s) { gauss::launch_copy_kernel(buffer.data(), buffer.data(), bytes, s); },
-            settings);
+            settings, "copy in L2");
         print_floor(context, "CUDA", context.cuda->name, {{kernel, time}, {"copy", copy}}, bytes);
       }
 #endif

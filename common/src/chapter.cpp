@@ -555,7 +555,7 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
     print_results(std::cout, rows);
   }
 
-  std::map<std::string, std::string> errors_shown;  // an error's text -> the first run that reported it
+  std::map<std::string, std::string> errors_shown;  // an error's log -> the first run that reported it
   for (const ApiRun& run : runs) {
     std::vector<std::pair<const VariantResult*, const Variant*>> all;
     if (run.copy) all.emplace_back(&*run.copy, nullptr);
@@ -575,12 +575,18 @@ int Chapter::run_checked(int argc, const char* const* argv) const {
         continue;
       }
       if (!r->error.empty()) {
-        // Variants built from one file fail with the same compiler log: print it once.
-        const auto [first, is_new] = errors_shown.emplace(r->error, r->name + " (" + name_of(r->api) + ")");
+        // Variants built from one file fail with the same compiler log (the
+        // lines after the error's first): print it once.
+        const std::size_t line_end = r->error.find('\n');
+        const std::string log = line_end == std::string::npos ? r->error : r->error.substr(line_end + 1);
+        const auto [first, is_new] = errors_shown.emplace(log, r->name + " (" + name_of(r->api) + ")");
         if (is_new) {
           std::cout << "ERROR: " << r->error << '\n';
-        } else {
+        } else if (line_end == std::string::npos) {
           std::cout << "ERROR: the same as " << first->second << " above\n";
+        } else {
+          std::cout << "ERROR: " << r->error.substr(0, line_end) << "\n    (the compiler's log: as for "
+                    << first->second << " above)\n";
         }
         continue;
       }

@@ -20,7 +20,9 @@ namespace gauss {
 /// elapsed when destroyed (whether the measurement succeeded or threw).
 class ProgressLine {
  public:
-  ProgressLine(std::ostream& out, const std::string& what) : out_(out) { out_ << "  " << what << " ... " << std::flush; }
+  ProgressLine(std::ostream& out, const std::string& what) : out_(out) {
+    out_ << "  " << what << " ... " << std::flush;
+  }
   ~ProgressLine();
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;

@@ -79,8 +79,8 @@ class SectionRunners {
   /// that ends with its time: a sweep on a slow device is not silent.
   VariantResult run(const Variant& variant, const BlurSpec& blur, const Image& reference, std::string label = {}) {
     const RunSettings settings = section_settings(context_.options);
-    const ProgressLine line(context_.out, std::string(name_of(variant.api)) + " " +
-                                              (label.empty() ? variant.name : label));
+    const ProgressLine line(context_.out,
+                            std::string(name_of(variant.api)) + " " + (label.empty() ? variant.name : label));
 #ifdef GAUSS_HAVE_CUDA
     if (variant.api == Api::Cuda) return cuda_->run(variant, blur, reference, settings);
 #endif
