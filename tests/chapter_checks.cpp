@@ -90,6 +90,38 @@ void check_on_radius_goldens(const Chapter& chapter, const std::string& variant,
   check_on(radius_golden_cases(), chapter, variant, api, {});
 }
 
+void check_on_extreme_images(const Chapter& chapter, const std::string& variant, Api api,
+                             const std::vector<Extent>& sizes) {
+  const Variant* v = chapter.find(variant, api);
+  REQUIRE(v != nullptr);
+  const PixelFormat format = chapter.format_of(*v);
+  const BlurSpec blur{1.0, 2};
+  for (const Extent& size : sizes) {
+    std::vector<Image> images{Image::make(size.width, size.height, format, 0),
+                              Image::make(size.width, size.height, format, 255)};
+    Image checker = Image::make(size.width, size.height, format);
+    Image stripes = Image::make(size.width, size.height, format);
+    for (int y = 0; y < size.height; ++y)
+      for (int x = 0; x < size.width; ++x)
+        for (int c = 0; c < checker.channels; ++c) {
+          checker.at(x, y, c) = (x + y) % 2 ? 255 : 0;
+          stripes.at(x, y, c) = (x / 2) % 2 ? 255 : 0;
+        }
+    images.push_back(checker);
+    images.push_back(stripes);
+    images.push_back(random_image(size.width, size.height, format));
+    for (const Image& input : images) {
+      const Image reference = chapter.reference_for(*v, input, blur);
+      const VariantResult result = run_once(chapter, variant, api, input, blur, reference);
+      INFO(chapter.name() << " " << variant << " (" << name_of(api) << ") on a " << input.width << "x" << input.height
+                          << " image starting with " << int{input.pixels[0]} << ", " << int{input.pixels[1]} << ": "
+                          << (result.error.empty() ? result.comparison.summary() : result.error));
+      CHECK(result.error.empty());
+      CHECK(result.comparison.matches());
+    }
+  }
+}
+
 void check_on_awkward_sizes(const Chapter& chapter, const std::string& variant, Api api,
                             const std::vector<BlurSpec>& blurs) {
   const Variant* v = chapter.find(variant, api);

@@ -25,6 +25,20 @@ void check_on_goldens(const Chapter& chapter, const std::string& variant, Api ap
 /// The same on the goldens at radius 1, 5 and 16 (radius_golden_cases()).
 void check_on_radius_goldens(const Chapter& chapter, const std::string& variant, Api api);
 
+/// A width and a height.
+struct Extent {
+  int width;
+  int height;
+};
+
+/// Runs @p variant at sigma 1, radius 2 (the blur the packed-half kernels of
+/// chapters 11-14 serve) on images that push the sums to their ends, at each
+/// of @p sizes: black, white (sums at 255, where a rounding up would wrap to
+/// 0), a 0/255 checkerboard and 0/255 stripes (the largest sums next to the
+/// smallest), and random bytes; each must match its reference.
+void check_on_extreme_images(const Chapter& chapter, const std::string& variant, Api api,
+                             const std::vector<Extent>& sizes);
+
 /// Runs @p variant on seeded random images (in its pixel format) of every
 /// awkward size, for each blur in @p blurs, and requires it to match its
 /// reference (Chapter::reference_for: the Gaussian, or the chapter's own).

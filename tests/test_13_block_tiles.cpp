@@ -9,7 +9,6 @@
 
 #include <initializer_list>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "chapter_checks.hpp"
@@ -30,46 +29,13 @@ const gauss::Chapter& chapter() {
   return instance;
 }
 
-// Images that push the packed-half sums to their ends: black, white (sums at
-// 255, where a rounding up would wrap to 0), a 0/255 checkerboard and 0/255
-// stripes (the largest sums next to the smallest), and random bytes. Widths
-// whose rows are 16-byte aligned and span several tiles (1024, 1008: chunks
-// copied whole beside edge chunks), a strip poking past the right edge by
-// more than a chunk (1008 gray: 480 x 2 + 48), and ragged ones (byte paths).
-std::vector<gauss::Image> extreme_images(gauss::PixelFormat format) {
-  std::vector<gauss::Image> images;
-  for (const auto& [width, height] :
-       {std::pair{1024, 40}, std::pair{1008, 21}, std::pair{1000, 37}, std::pair{961, 5}, std::pair{488, 19}}) {
-    images.push_back(gauss::Image::make(width, height, format, 0));
-    images.push_back(gauss::Image::make(width, height, format, 255));
-    gauss::Image checker = gauss::Image::make(width, height, format);
-    gauss::Image stripes = gauss::Image::make(width, height, format);
-    for (int y = 0; y < height; ++y)
-      for (int x = 0; x < width; ++x)
-        for (int c = 0; c < checker.channels; ++c) {
-          checker.at(x, y, c) = (x + y) % 2 ? 255 : 0;
-          stripes.at(x, y, c) = (x / 2) % 2 ? 255 : 0;
-        }
-    images.push_back(checker);
-    images.push_back(stripes);
-    images.push_back(gauss::test::random_image(width, height, format));
-  }
-  return images;
-}
+// The extreme images (chapter_checks.hpp) at widths whose rows are 16-byte aligned and span several tiles (1024, 1008:
+// chunks copied whole beside edge chunks), a strip poking past the right edge by more than a chunk (1008 gray: 480 x 2
+// + 48), and ragged ones (byte paths).
+const std::vector<gauss::test::Extent> kExtremeSizes{{1024, 40}, {1008, 21}, {1000, 37}, {961, 5}, {488, 19}};
 
 void check_extremes(const std::string& variant, Api api) {
-  const gauss::Variant* v = chapter().find(variant, api);
-  REQUIRE(v != nullptr);
-  const BlurSpec blur{1.0, 2};  // the blur the packed-half path serves
-  for (const gauss::Image& input : extreme_images(chapter().format_of(*v))) {
-    const gauss::Image reference = chapter().reference_for(*v, input, blur);
-    const gauss::VariantResult result = gauss::test::run_once(chapter(), variant, api, input, blur, reference);
-    INFO(variant << " on a " << input.width << "x" << input.height << " image starting with " << int{input.pixels[0]}
-                 << ", " << int{input.pixels[1]} << ": "
-                 << (result.error.empty() ? result.comparison.summary() : result.error));
-    CHECK(result.error.empty());
-    CHECK(result.comparison.matches());
-  }
+  gauss::test::check_on_extreme_images(chapter(), variant, api, kExtremeSizes);
 }
 
 // Each variant in one API: the extremes, the goldens, and the awkward sizes

@@ -33,6 +33,7 @@
 #include "blur_half2_cl.hpp"  // blur_half2.cl, embedded at build time
 #include "gauss/borrow.hpp"
 #include "gauss/chapter.hpp"
+#include "gauss/section_tools.hpp"
 #include "half2_plan.hpp"
 #include "ring_opencl.hpp"  // chapter 10's OpenCL set-up: the fallback
 #ifdef GAUSS_HAVE_CUDA
@@ -75,14 +76,7 @@ gauss::OpenClLaunch half2_opencl_with(gauss::OpenClSession& cl, const gauss::Pro
   // Buffers are aligned far beyond 16 bytes; rows are when the pitch is.
   const int aligned = g.pitch % nb == 0 ? 1 : 0;
   return [&cl, kernel, global, local, g, aligned, hw = *weights](const cl::Buffer& in, const cl::Buffer& out) mutable {
-    int arg = 0;
-    kernel.setArg(arg++, in);
-    kernel.setArg(arg++, out);
-    kernel.setArg(arg++, g.width);
-    kernel.setArg(arg++, g.height);
-    kernel.setArg(arg++, g.pitch);
-    kernel.setArg(arg++, aligned);
-    kernel.setArg(arg++, hw);
+    gauss::sections::set_args(kernel, in, out, g.width, g.height, g.pitch, aligned, hw);
     cl::Event done;
     cl.queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &done);
     return std::vector<cl::Event>{done};

@@ -22,6 +22,7 @@
 #include "blur_tile_cl.hpp"  // blur_tile.cl, embedded at build time
 #include "gauss/borrow.hpp"
 #include "gauss/chapter.hpp"
+#include "gauss/section_tools.hpp"
 #include "half2_plan.hpp"   // chapter 11: the packed-half weights, and which blurs they serve
 #include "ring_opencl.hpp"  // chapter 10: the float kernel, for every other blur
 #include "tile_plan.hpp"
@@ -64,14 +65,7 @@ gauss::OpenClLaunch tile_opencl_shaped(gauss::OpenClSession& cl, const gauss::Pr
   // tile is copied in 16-byte chunks).
   const int aligned = g.pitch % 16 == 0 ? 1 : 0;
   return [&cl, kernel, global, local, g, aligned, hw = *weights](const cl::Buffer& in, const cl::Buffer& out) mutable {
-    int arg = 0;
-    kernel.setArg(arg++, in);
-    kernel.setArg(arg++, out);
-    kernel.setArg(arg++, g.width);
-    kernel.setArg(arg++, g.height);
-    kernel.setArg(arg++, g.pitch);
-    kernel.setArg(arg++, aligned);
-    kernel.setArg(arg++, hw);
+    gauss::sections::set_args(kernel, in, out, g.width, g.height, g.pitch, aligned, hw);
     cl::Event done;
     cl.queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &done);
     return std::vector<cl::Event>{done};

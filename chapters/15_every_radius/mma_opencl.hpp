@@ -41,8 +41,8 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
   cl::Kernel k;
   int rows = tile_rows(g.channels);
   for (;; rows /= 2) {
-    const std::string options = "-D RADIUS=" + std::to_string(p.blur.radius) + " -D CHANNELS=" +
-                                std::to_string(g.channels) + " -D TH=" + std::to_string(rows) +
+    const std::string options = "-D RADIUS=" + std::to_string(p.blur.radius) +
+                                " -D CHANNELS=" + std::to_string(g.channels) + " -D TH=" + std::to_string(rows) +
                                 " -D TW=" + std::to_string(kTileWidth) + " -D WARPS=" + std::to_string(kWarps) +
                                 (kernel == OpenClKernel::TensorCores ? " -D NV_PTX" : "");
     k = cl.kernel(gauss::embedded::blur_mma_cl, floats ? "blur_tiles_f32" : "blur_mma", options);
