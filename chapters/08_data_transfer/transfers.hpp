@@ -404,7 +404,12 @@ class CudaCopyJob final : public CudaJob {
     }
   }
   void poison(const Image& poison) override {
-    device_out_.upload(poison.pixels.data(), bytes_);
+    // Uploaded from the user's output image, poisoned first: registered, the
+    // pages around that image are page-locked, and a copy from memory that is
+    // partly in such a range (the poison image may share a page with it)
+    // fails with cudaErrorInvalidValue.
+    std::memcpy(out_.pixels.data(), poison.pixels.data(), bytes_);
+    device_out_.upload(out_.pixels.data(), bytes_);
     if (staging_out_) std::memcpy(staging_out_->data(), poison.pixels.data(), bytes_);
   }
 

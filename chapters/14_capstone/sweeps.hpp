@@ -343,6 +343,7 @@ inline void l2_floor(gauss::SectionContext& context, const gauss::Chapter& chapt
       if (context.cuda != nullptr) {
         gauss::CudaBuffer buffer(bytes);
         GAUSS_CUDA_CHECK(cudaMemset(buffer.data(), 77, bytes));
+        GAUSS_CUDA_CHECK(cudaDeviceSynchronize());  // the stream below is non-blocking
         gauss::CudaStream stream;
         gauss::CudaLaunch launch = chapter.find(kernel, gauss::Api::Cuda)->cuda(problem);
         const gauss::TimingStats time = gauss::sections::time_cuda(

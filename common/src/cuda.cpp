@@ -9,7 +9,10 @@
 namespace gauss {
 namespace {
 
-const char* cuda_hint(cudaError_t status) {
+const char* cuda_hint(cudaError_t status, const std::string& call) {
+  // An invalid value from a launch (reported by the cudaGetLastError after
+  // it) is the launch's shape; from any other call, its arguments.
+  const bool launch = call.find("cudaGetLastError") != std::string::npos;
   switch (status) {
     case cudaErrorNoDevice:
       return "no CUDA device here: run with --api opencl";
@@ -17,8 +20,10 @@ const char* cuda_hint(cudaError_t status) {
       return "no NVIDIA driver, or one older than this CUDA runtime";
     case cudaErrorMemoryAllocation:
       return "not enough device memory: try a smaller --size";
-    case cudaErrorInvalidConfiguration:
     case cudaErrorInvalidValue:
+      if (!launch) return "";
+      [[fallthrough]];
+    case cudaErrorInvalidConfiguration:
       return "check the launch: a block of more than 1024 threads, a zero-sized grid, or more shared memory "
              "than a block may have";
     case cudaErrorIllegalAddress:
@@ -40,8 +45,13 @@ std::string format_cuda_version(int version) {
 
 void check_cuda(cudaError_t status, const char* call, const char* file, int line) {
   if (status == cudaSuccess) return;
+  // The runtime also keeps a failed call's error as the thread's last error:
+  // clear it, or the next launch check of a program that goes on after this
+  // exception (a chapter's next variant) would report it as its own.
+  // (A sticky error, a kernel's fault, stays whatever is done here.)
+  cudaGetLastError();
   std::string message = std::string(call) + ": " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status);
-  const std::string hint = cuda_hint(status);
+  const std::string hint = cuda_hint(status, call);
   if (!hint.empty()) message += " (" + hint + ")";
   message += " [" + std::string(file) + ":" + std::to_string(line) + "]";
   throw ApiError(message);
@@ -127,6 +137,12 @@ CudaBuffer& CudaBuffer::operator=(CudaBuffer&& other) noexcept {
 
 void CudaBuffer::upload(const void* host, std::size_t bytes) {
   GAUSS_CUDA_CHECK(cudaMemcpy(data_, host, bytes, cudaMemcpyHostToDevice));
+  // From pageable memory cudaMemcpy may return once the bytes are staged,
+  // before they reach the device; and the streams the runners launch on are
+  // non-blocking, so they do not wait for the default stream. Without this
+  // wait a poisoning upload can land after (over) the kernel's output: seen
+  // on an H100 in chapter 08's strips, 2026-11-27.
+  GAUSS_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 void CudaBuffer::download(void* host, std::size_t bytes) const {

@@ -5,7 +5,10 @@
 #   cmake -DPAGE=<page.md> -DSOURCE=<repository> -DBUILD=<build folder> -DWORK=<scratch folder>
 #         -P tests/cmake/run_markdown_blocks.cmake
 #
-# The convention: a line `<!-- runnable -->` right before a ```sh fence.
+# The convention: a line `<!-- runnable -->` right before a ```sh fence;
+# `<!-- runnable, needs oclgrind -->` names programs the block needs beyond
+# the project's build (the block is skipped, and says so, where one is not
+# installed: the GPU machines of a lab may lack Oclgrind, CI has it).
 #
 #     <!-- runnable -->
 #     ```sh
@@ -49,14 +52,17 @@ foreach(line IN LISTS lines)
     else()
       string(APPEND block_${blocks} "${line}\n")
     endif()
-  elseif(line MATCHES "^[ \t]*<!-- runnable -->[ \t]*$")
+  elseif(line MATCHES "^[ \t]*<!-- runnable(, needs ([a-z0-9_ -]+))? -->[ \t]*$")
     set(state marked)
     set(marked_at ${number})
+    string(STRIP "${CMAKE_MATCH_2}" needs)
+    string(REPLACE " " ";" needs "${needs}")
   elseif(state STREQUAL "marked")
     if(line MATCHES "^[ \t]*```(sh|bash|shell)[ \t]*$")
       math(EXPR blocks "${blocks} + 1")
       set(block_${blocks} "")
       set(line_${blocks} ${number})
+      set(needs_${blocks} "${needs}")
       set(state inside)
     elseif(NOT line MATCHES "^[ \t]*$")
       message(FATAL_ERROR "run_markdown_blocks: ${shown}:${marked_at}: '<!-- runnable -->' must come right before "
@@ -83,7 +89,20 @@ foreach(entry IN LISTS entries)
 endforeach()
 
 # --- Run them -----------------------------------------------------------------------
+set(skipped 0)
 foreach(i RANGE 1 ${blocks})
+  set(missing "")
+  foreach(program IN LISTS needs_${i})
+    find_program(found_${program} ${program})
+    if(NOT found_${program})
+      list(APPEND missing ${program})
+    endif()
+  endforeach()
+  if(missing)
+    message(STATUS "skipped (${shown}:${line_${i}}): ${missing} not installed here")
+    math(EXPR skipped "${skipped} + 1")
+    continue()
+  endif()
   set(script "${block_${i}}")
   # `build` as a path: build/... at the start of a word, or the folder an
   # option names (-B build, --build build, --test-dir build).
@@ -108,4 +127,9 @@ foreach(i RANGE 1 ${blocks})
   endif()
   message(STATUS "ok (${shown}:${line_${i}})")
 endforeach()
-message(STATUS "run_markdown_blocks: ${shown}: ${blocks} runnable blocks, every one ran")
+if(skipped GREATER 0)
+  message(STATUS "run_markdown_blocks: ${shown}: ${blocks} runnable blocks; ${skipped} skipped (a program they "
+                 "need is not installed), every other one ran")
+else()
+  message(STATUS "run_markdown_blocks: ${shown}: ${blocks} runnable blocks, every one ran")
+endif()

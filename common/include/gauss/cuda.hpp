@@ -57,6 +57,8 @@ class CudaBuffer {
 
   std::uint8_t* data() const { return data_; }
   std::size_t bytes() const { return bytes_; }
+  /// Copies from the host; returns once the bytes are on the device, so that
+  /// work on any stream (the non-blocking ones too) sees them.
   void upload(const void* host, std::size_t bytes);
   void download(void* host, std::size_t bytes) const;
 
