@@ -27,8 +27,9 @@ Kinds and their keys (key=value, values without spaces; lists comma-separated):
              with main-line rows); columns=ms,pct,gbps (default ms,pct);
              apis=OpenCL,CUDA; device=<results file stem>.
 
-device= names a file of results/ without .csv (NVIDIA_H200, say); without it
-a table takes the newest benchmark run in results/ (by its date column), so
+device= names a file of results/ without .csv (NVIDIA_H200, say, or a
+section measured on its own, NVIDIA_H100_80GB_HBM3-radius); without it a
+table takes the newest benchmark run in results/ (by its date column), so
 a new run of scripts/benchmark.sh moves every table to it at once. Each table
 ends with a line naming the GPU, driver, date, commit and file it came from.
 
@@ -85,7 +86,9 @@ def load_results(root):
 
 
 def newest_benchmark(runs):
-    benchmarks = [s for s in runs if not s.endswith("-profile") and "line" in runs[s][0]]
+    # A benchmark run is results/<device>.csv; results/<device>-<what>.csv
+    # (the profile, a section run alone) is named by device= where it is used.
+    benchmarks = [s for s in runs if "-" not in s and "line" in runs[s][0]]
     if not benchmarks:
         return None
     return max(benchmarks, key=lambda s: max(r["date"] for r in runs[s]))
