@@ -13,6 +13,7 @@ move to the new run at once. Called by scripts/benchmark.sh:
 
   scripts/benchmark_report.py --commit abc1234 --results results --readme README.md run/*.json
   scripts/benchmark_report.py --from-csv results/NVIDIA_H200.csv --results results --readme README.md
+  scripts/benchmark_report.py --commit abc1234 --results results --section radius sweep.json
 """
 import argparse
 import csv
@@ -300,6 +301,8 @@ def main():
     parser.add_argument("--gpus-page", help="the page whose gpus block to rewrite (default: docs/benchmarks.md beside "
                         "the README)")
     parser.add_argument("--from-csv", help="redraw from this results CSV instead of running JSON files")
+    parser.add_argument("--section", help="a section measured on its own: write only results/<device>-SECTION.csv "
+                        "from the JSON files (no figure, no tables; a lesson names it with device=)")
     parser.add_argument("json", nargs="*")
     args = parser.parse_args()
     if not args.from_csv and (not args.json or not args.commit):
@@ -313,6 +316,12 @@ def main():
     size = gpu_rows[0]["size"]
     os.makedirs(args.results, exist_ok=True)
     base = os.path.join(args.results, slug(device))
+    if args.section:
+        if args.from_csv or not re.fullmatch(r"[a-z0-9_]+", args.section):
+            sys.exit("benchmark_report: --section takes JSON files and a name of letters, digits and _")
+        write_csv(rows, f"{base}-{args.section}.csv")
+        print(f"wrote {base}-{args.section}.csv")
+        return
     if not args.from_csv:
         write_csv(rows, base + ".csv")
     order, line = main_line(rows)
