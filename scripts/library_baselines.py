@@ -104,7 +104,7 @@ def row(common, variant, api, fmt, samples, image_bytes, copy_ms, status):
     median, low, high = median_min_max(samples)
     out = dict(common)
     out.update({"chapter": "libraries", "variant": variant, "api": api, "format": fmt,
-                "reference": "gaussian" if variant != "copy" else "copy", "line": "",
+                "reference": "copy" if variant.startswith("copy") else "gaussian", "line": "",
                 "median_ms": round(median, 6), "min_ms": round(low, 6), "max_ms": round(high, 6),
                 "gbps": round(2 * image_bytes / (median * 1e6), 2),
                 "percent_of_copy": round(100.0 * copy_ms / median, 4) if copy_ms else 100,
@@ -142,7 +142,8 @@ def cupy_rows(images, sigma, radius, args, common):
         sync = cupy.cuda.Device().synchronize
         copy_samples = timed(copy, sets, args.warmup, args.repeat, cupy.cuda.Event, sync)
         copy_ms = median_min_max(copy_samples)[0]
-        rows.append(row(common, "copy", "CuPy", fmt, copy_samples, image.nbytes, None, "ok (ceiling)"))
+        rows.append(row(common, "copy" if fmt == "gray" else "copy_rgba", "CuPy", fmt, copy_samples, image.nbytes,
+                        None, "ok (ceiling)"))
         blur_samples = timed(blur, sets, args.warmup, args.repeat, cupy.cuda.Event, sync)
         blur(0)
         sync()
@@ -192,7 +193,8 @@ def torch_rows(images, weights, args, common):
         copy_samples = timed(copy, sets, args.warmup, args.repeat, lambda: torch.cuda.Event(enable_timing=True),
                              torch.cuda.synchronize)
         copy_ms = median_min_max(copy_samples)[0]
-        rows.append(row(common, "copy", "PyTorch", fmt, copy_samples, image.nbytes, None, "ok (ceiling)"))
+        rows.append(row(common, "copy" if fmt == "gray" else "copy_rgba", "PyTorch", fmt, copy_samples, image.nbytes,
+                        None, "ok (ceiling)"))
         blur_samples = timed(blur, sets, args.warmup, args.repeat, lambda: torch.cuda.Event(enable_timing=True),
                              torch.cuda.synchronize)
         blur(0)
