@@ -34,6 +34,7 @@ import argparse
 import datetime
 import math
 import os
+import statistics
 import subprocess
 import sys
 
@@ -64,40 +65,31 @@ def reference(image, weights):
 
 
 def median_min_max(samples):
-    s = sorted(samples)
-    n = len(s)
-    median = s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
-    return median, s[0], s[-1]
+    return statistics.median(samples), min(samples), max(samples)
 
 
 def rotation_sets(image_bytes, l2_bytes):
-    """Enough input/output pairs that the ones a run touches were evicted from
-    the L2 cache since their last use (the chapters' rule: 2.5x the L2)."""
+    """Enough input/output pairs that between two uses of one pair the others
+    move at least 2.5 times the L2 cache (the chapters' own rule, in
+    common/src/runners.cpp, asks for 3 times or 256 MB; either evicts it)."""
     return max(2, min(32, math.ceil(2.5 * l2_bytes / (2 * image_bytes)) + 1))
 
 
-def timed(run, sets, warmup, repeat, event, synchronize):
-    """Times run(i) between events, i rotating through the sets; warm-up first."""
-    for r in range(warmup):
+def timed(run, sets, args, event, elapsed_ms, synchronize):
+    """Times run(i) between two events, i rotating through the sets, after
+    args.warmup runs; returns args.repeat times in ms."""
+    for r in range(args.warmup):
         run(r % sets)
     synchronize()
     samples = []
-    for r in range(repeat):
+    for r in range(args.repeat):
         start, stop = event(), event()
         start.record()
-        run((warmup + r) % sets)
+        run((args.warmup + r) % sets)
         stop.record()
         stop.synchronize()
-        samples.append(stop_elapsed(start, stop))
+        samples.append(elapsed_ms(start, stop))
     return samples
-
-
-def stop_elapsed(start, stop):
-    # CuPy: cupy.cuda.get_elapsed_time(start, stop); PyTorch: start.elapsed_time(stop).
-    if hasattr(start, "elapsed_time"):
-        return start.elapsed_time(stop)
-    import cupy
-    return cupy.cuda.get_elapsed_time(start, stop)
 
 
 def row(common, variant, api, fmt, samples, image_bytes, copy_ms, status):
@@ -140,11 +132,12 @@ def cupy_rows(images, sigma, radius, args, common):
             cupy.copyto(outputs[i], inputs[i])
 
         sync = cupy.cuda.Device().synchronize
-        copy_samples = timed(copy, sets, args.warmup, args.repeat, cupy.cuda.Event, sync)
+        elapsed = cupy.cuda.get_elapsed_time
+        copy_samples = timed(copy, sets, args, cupy.cuda.Event, elapsed, sync)
         copy_ms = median_min_max(copy_samples)[0]
         rows.append(row(common, "copy" if fmt == "gray" else "copy_rgba", "CuPy", fmt, copy_samples, image.nbytes,
                         None, "ok (ceiling)"))
-        blur_samples = timed(blur, sets, args.warmup, args.repeat, cupy.cuda.Event, sync)
+        blur_samples = timed(blur, sets, args, cupy.cuda.Event, elapsed, sync)
         blur(0)
         sync()
         status = check(cupy.asnumpy(outputs[0]), expected)
@@ -190,13 +183,17 @@ def torch_rows(images, weights, args, common):
         def copy(i):
             bytes_out[i].copy_(bytes_in[i])
 
-        copy_samples = timed(copy, sets, args.warmup, args.repeat, lambda: torch.cuda.Event(enable_timing=True),
-                             torch.cuda.synchronize)
+        def event():
+            return torch.cuda.Event(enable_timing=True)
+
+        def elapsed(start, stop):
+            return start.elapsed_time(stop)
+
+        copy_samples = timed(copy, sets, args, event, elapsed, torch.cuda.synchronize)
         copy_ms = median_min_max(copy_samples)[0]
         rows.append(row(common, "copy" if fmt == "gray" else "copy_rgba", "PyTorch", fmt, copy_samples, image.nbytes,
                         None, "ok (ceiling)"))
-        blur_samples = timed(blur, sets, args.warmup, args.repeat, lambda: torch.cuda.Event(enable_timing=True),
-                             torch.cuda.synchronize)
+        blur_samples = timed(blur, sets, args, event, elapsed, torch.cuda.synchronize)
         blur(0)
         torch.cuda.synchronize()
         out = torch.floor(results[0] + 0.5).clamp(0, 255).to(torch.uint8)[0].permute(1, 2, 0).cpu().numpy()
