@@ -307,58 +307,74 @@ inline uint band_f16(const MmaWeights* w, int ks, int reg, int g, int t)
 }
 
 /* ---- The tile's input, as planes of bytes --------------------------------------------- */
-/* Plane rows are image rows y0 - R + r, clamped; plane columns image columns
- * x0 - 16 + c, clamped. RGBA pixels are split into three planes (and the
- * output's own alpha kept aside). Plain loads: an item copies 4 pixels (16
- * bytes of RGBA, or 4 bytes of gray) at a time where they lie inside the
- * image, else byte by byte with the column clamped. */
-inline void fill_planes(__global const uchar* restrict in, int width, int height, int pitch, int x0, int y0,
-                        __local uchar* raw, __local uchar* alpha)
+/* 16 bytes at a time: gray, 16 pixels of a plane row; RGBA, 4 pixels, split
+ * into the three planes (and the output pixels' alpha) when stored. Plane
+ * rows are image rows y0 - R + r, plane columns image columns x0 - 16 + c,
+ * both clamped to the image. The fill is two halves: load_tile brings a
+ * tile's words into registers, store_tile writes them into local memory;
+ * between the two the group computes the tile before, so the next tile's
+ * loads are in flight during the arithmetic (unless -D SERIAL: fill, then
+ * compute). */
+#define WORD_PIXELS (16 / CHANNELS)
+#define WORDS_PER_ROW (RAW_COLS / WORD_PIXELS)
+#define TILE_WORDS (RAW_ROWS * WORDS_PER_ROW)
+#define LOADS ((TILE_WORDS + THREADS - 1) / THREADS) /* words an item holds */
+
+inline void load_tile(__global const uchar* restrict in, int width, int height, int pitch, int x0, int y0,
+                      uint4* words)
 {
     const int item = get_local_id(1) * 32 + get_local_id(0);
-    /* Rows start on the boundary of a 4-pixel load (4 bytes gray, 16 RGBA; x is a multiple of 4). */
-    const bool aligned = (pitch & (4 * CHANNELS - 1)) == 0;
-    const int groups_per_row = RAW_COLS / 4;
-UNROLL_BY_4
-    for (int e = item; e < RAW_ROWS * groups_per_row; e += THREADS) {
-        const int r = e / groups_per_row;
-        const int c = (e - r * groups_per_row) * 4; /* plane column */
-        __global const uchar* row = in + clamp(y0 - RADIUS + r, 0, height - 1) * pitch;
-        const int x = x0 - 16 + c; /* image column of the first of the 4 pixels */
-        uint planes[PLANES];
-        if (aligned && x >= 0 && x + 4 <= width) {
+    const bool aligned = (pitch & 15) == 0 && ((size_t)in & 15) == 0;
+UNROLL
+    for (int n = 0; n < LOADS; ++n) {
+        const int e = item + n * THREADS;
+        if (e < TILE_WORDS) {
+            const int r = e / WORDS_PER_ROW;
+            const int c = (e - r * WORDS_PER_ROW) * WORD_PIXELS; /* plane column */
+            __global const uchar* row = in + clamp(y0 - RADIUS + r, 0, height - 1) * pitch;
+            const int x = x0 - 16 + c; /* image column of the word's first pixel */
+            if (aligned && x >= 0 && x + WORD_PIXELS <= width) {
+                words[n] = *(__global const uint4*)(row + x * CHANNELS);
+            } else {
+                uint bytes[4] = {0, 0, 0, 0};
+                for (int i = 0; i < 16; ++i) {
+                    bytes[i / 4] |= (uint)row[clamp(x + i / CHANNELS, 0, width - 1) * CHANNELS + i % CHANNELS]
+                                    << (8 * (i % 4));
+                }
+                words[n] = (uint4)(bytes[0], bytes[1], bytes[2], bytes[3]);
+            }
+        }
+    }
+}
+
+inline void store_tile(const uint4* words, __local uchar* raw, __local uchar* alpha)
+{
+    const int item = get_local_id(1) * 32 + get_local_id(0);
+UNROLL
+    for (int n = 0; n < LOADS; ++n) {
+        const int e = item + n * THREADS;
+        if (e < TILE_WORDS) {
+            const int r = e / WORDS_PER_ROW;
+            const int c = (e - r * WORDS_PER_ROW) * WORD_PIXELS;
 #if CHANNELS == 4
-            const uint4 p = *(__global const uint4*)(row + 4 * x);
-            for (int k = 0; k < 3; ++k) {
+            const uint4 p = words[n];
+            uint planes[4]; /* R, G, B and alpha, 4 pixels each */
+            for (int k = 0; k < 4; ++k) {
                 planes[k] = byte_of(p.x, k) | byte_of(p.y, k) << 8 | byte_of(p.z, k) << 16 | byte_of(p.w, k) << 24;
             }
+            for (int k = 0; k < 3; ++k) {
+                *(__local uint*)(raw + (k * RAW_ROWS + r) * RAW_STRIDE + c) = planes[k];
+            }
+            /* The output pixels' own alpha, carried through: rows R .. R + TH - 1,
+             * columns 16 .. 16 + TW - 1 of the planes (a word lies wholly in or out). */
+            if (r >= RADIUS && r < RADIUS + TH && c >= 16 && c < 16 + TW) {
+                *(__local uint*)(alpha + (r - RADIUS) * TW + c - 16) = planes[3];
+            }
 #else
-            planes[0] = *(__global const uint*)(row + x);
+            *(__local uint4*)(raw + r * RAW_STRIDE + c) = words[n];
 #endif
-        } else {
-            for (int k = 0; k < PLANES; ++k) {
-                planes[k] = 0;
-            }
-            for (int i = 0; i < 4; ++i) {
-                const int xi = clamp(x + i, 0, width - 1);
-                for (int k = 0; k < PLANES; ++k) {
-                    planes[k] |= (uint)row[xi * CHANNELS + k] << (8 * i);
-                }
-            }
-        }
-        for (int k = 0; k < PLANES; ++k) {
-            *(__local uint*)(raw + (k * RAW_ROWS + r) * RAW_STRIDE + c) = planes[k];
         }
     }
-#if CHANNELS == 4
-    /* The output pixels' own alpha, carried through. */
-    for (int e = item; e < TH * TW; e += THREADS) {
-        const int r = e / TW;
-        const int c = e - r * TW;
-        __global const uchar* row = in + min(y0 + r, height - 1) * pitch;
-        alpha[e] = row[min(x0 + c, width - 1) * 4 + 3];
-    }
-#endif
 }
 
 /* ---- The kernel ---------------------------------------------------------------------- */
@@ -400,13 +416,31 @@ UNROLL
 
     const int tiles_x = (width + TW - 1) / TW;
     const int tiles = tiles_x * ((height + TH - 1) / TH);
+    uint4 words[LOADS]; /* the next tile's input, in flight */
+#ifndef SERIAL
+    if (get_group_id(0) < tiles) {
+        const int ty = get_group_id(0) / tiles_x;
+        load_tile(in, width, height, pitch, (get_group_id(0) - ty * tiles_x) * TW, ty * TH, words);
+    }
+#endif
     for (int tile = get_group_id(0); tile < tiles; tile += get_num_groups(0)) {
         const int ty = tile / tiles_x;
         const int x0 = (tile - ty * tiles_x) * TW;
         const int y0 = ty * TH;
         barrier(CLK_LOCAL_MEM_FENCE); /* the previous tile's planes and output are no longer read */
-        fill_planes(in, width, height, pitch, x0, y0, smem, smem + ALPHA_OFFSET);
+#ifdef SERIAL
+        load_tile(in, width, height, pitch, x0, y0, words);
+#endif
+        store_tile(words, smem, smem + ALPHA_OFFSET);
         barrier(CLK_LOCAL_MEM_FENCE);
+#ifndef SERIAL
+        /* The next tile's loads, issued now: they land while this tile is computed. */
+        const int next = tile + get_num_groups(0);
+        if (next < tiles) {
+            const int next_ty = next / tiles_x;
+            load_tile(in, width, height, pitch, (next - next_ty * tiles_x) * TW, next_ty * TH, words);
+        }
+#endif
 
         /* The vertical sums of every plane, kept until the pixels are assembled. */
         float vsum[PLANES][V_TILES_PER_WARP][4];
@@ -487,8 +521,8 @@ UNROLL
                     *(__local uint*)(smem + OUT_OFFSET + r * OUT_STRIDE + 4 * (c + e)) = pixel;
                 }
 #else
-                smem[OUT_OFFSET + r * OUT_STRIDE + c] = (uchar)round_to_byte(vsum[0][n][2 * half_row]);
-                smem[OUT_OFFSET + r * OUT_STRIDE + c + 1] = (uchar)round_to_byte(vsum[0][n][2 * half_row + 1]);
+                *(__local ushort*)(smem + OUT_OFFSET + r * OUT_STRIDE + c) =
+                    (ushort)(round_to_byte(vsum[0][n][2 * half_row]) | round_to_byte(vsum[0][n][2 * half_row + 1]) << 8);
 #endif
             }
         }
@@ -535,7 +569,8 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_tiles_f32
     __local uint4 raw_words[RAW_BYTES / 16];
     __local float hsum[(TH + 2 * RADIUS) * TW];
     __local uint4 out_words[(TH * OUT_STRIDE + 15) / 16];
-    __local uchar alpha_tile[CHANNELS == 4 ? TH * TW : 1];
+    __local uint alpha_words[CHANNELS == 4 ? TH * TW / 4 : 1];
+    __local uchar* alpha_tile = (__local uchar*)alpha_words;
     __local uchar* smem = (__local uchar*)raw_words;
     __local uchar* out_tile = (__local uchar*)out_words;
     const int item = get_local_id(1) * 32 + get_local_id(0);
@@ -545,13 +580,23 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_tiles_f32
     }
     const int tiles_x = (width + TW - 1) / TW;
     const int tiles = tiles_x * ((height + TH - 1) / TH);
+    uint4 words[LOADS]; /* the next tile's input, in flight (as blur_mma) */
+    if (get_group_id(0) < tiles) {
+        const int ty = get_group_id(0) / tiles_x;
+        load_tile(in, width, height, pitch, (get_group_id(0) - ty * tiles_x) * TW, ty * TH, words);
+    }
     for (int tile = get_group_id(0); tile < tiles; tile += get_num_groups(0)) {
         const int ty = tile / tiles_x;
         const int x0 = (tile - ty * tiles_x) * TW;
         const int y0 = ty * TH;
         barrier(CLK_LOCAL_MEM_FENCE);
-        fill_planes(in, width, height, pitch, x0, y0, smem, alpha_tile);
+        store_tile(words, smem, alpha_tile);
         barrier(CLK_LOCAL_MEM_FENCE);
+        const int next = tile + get_num_groups(0);
+        if (next < tiles) {
+            const int next_ty = next / tiles_x;
+            load_tile(in, width, height, pitch, (next - next_ty * tiles_x) * TW, next_ty * TH, words);
+        }
         for (int plane = 0; plane < PLANES; ++plane) {
             __local const uchar* raw_plane = smem + plane * RAW_ROWS * RAW_STRIDE;
             /* Horizontal: 4 neighbouring columns of one row per item. */

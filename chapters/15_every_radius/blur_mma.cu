@@ -11,8 +11,10 @@
 // runs at about the speed of the memory.
 //
 // Per tile of 64 columns x TH rows, a block of 8 warps
-//  1. brings the tile's input and its halo into shared memory as planes of
-//     bytes (RGBA: one plane per channel, the output pixels' alpha aside);
+//  1. writes the tile's input and its halo, which its threads loaded into
+//     registers while the tile before was computed, into shared memory as
+//     planes of bytes (RGBA: one plane per channel, the output pixels' alpha
+//     aside), and issues the loads of its next tile;
 //  2. horizontal pass, exact: the bytes (u8) times the 15-bit weights h15
 //     split into their high and low bytes, two mma.sync.m16n8k32 u8 with
 //     int32 sums; 256 hi + lo is 2^23 + the exact sum S, as float bits, so one
@@ -23,9 +25,9 @@
 // blur_mma_plan.hpp quantises the weights and proves the result within one
 // level of the exact blur (below 0.25 of a level for every blur served).
 //
-// The block loops over tiles (a persistent grid), so the weights' bands,
-// which each lane holds in registers in the tensor cores' fragment layout, are
-// built once per block. The fragment layouts are the PTX ISA's ("Matrix
+// The block loops over tiles (a persistent grid of as many blocks as fit on
+// the SMs), so the weights' bands, which each lane holds in registers in the
+// tensor cores' fragment layout, are built once per block. The fragment layouts are the PTX ISA's ("Matrix
 // Fragments for mma.m16n8k32" and "... m16n8k16"), with g = lane / 4 and
 // t = lane % 4:
 //   u8 A 16x32: a0 row g, k 4t..4t+3; a1 row g+8; a2 row g, k 16+4t..; a3 row g+8, k 16+4t..
@@ -120,19 +122,6 @@ __device__ __forceinline__ std::uint32_t pack_halves(float lo, float hi) {
   return d;
 }
 
-// cp.async: 16 bytes global to shared, no register in between.
-__device__ __forceinline__ void copy_async_16(std::uint8_t* to, const std::uint8_t* from) {
-  asm volatile(
-      "cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(to))),
-      "l"(from)
-      : "memory");
-}
-__device__ __forceinline__ void wait_all_copies() {
-  asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;" ::: "memory");
-}
-
-__device__ __forceinline__ std::uint32_t byte_of(std::uint32_t word, int k) { return (word >> (8 * k)) & 0xFFu; }
-
 // floor(v + 0.5) for 0 <= v < 256, saturated at 255: 2^23 + (v + 0.5) rounded
 // down leaves the floor in the low bits.
 __device__ __forceinline__ std::uint32_t round_to_byte(float v) {
@@ -166,73 +155,82 @@ __device__ std::uint32_t band_f16(const Weights& w, int ks, int reg, int g, int 
   return word;
 }
 
-// Step 1: the tile's planes. Plane rows are image rows y0 - R + r, plane
-// columns image columns x0 - 16 + c, both clamped to the image. Gray: 16-byte
-// chunks wholly inside an aligned row by cp.async, the rest byte by byte.
-// RGBA: four pixels (16 bytes) at a time split into three planes.
+// Step 1: the tile's input, 16 bytes at a time: gray, 16 pixels of a plane
+// row; RGBA, 4 pixels, split into the three planes (and the output pixels'
+// alpha) when stored. Plane rows are image rows y0 - R + r, plane columns
+// image columns x0 - 16 + c, both clamped to the image. The fill is two
+// halves: load_tile brings a tile's words into registers, store_tile writes
+// them into shared memory; between the two the block computes the tile
+// before, so the next tile's loads are in flight during the arithmetic.
 template <int R, int C>
-__device__ __forceinline__ void fill_planes(const std::uint8_t* __restrict__ in, int width, int height, int pitch,
-                                            int x0, int y0, std::uint8_t* smem) {
+struct Fill {
   using T = Tile<R, C>;
+  static constexpr int kPixels = 16 / C;  // pixels per 16-byte word
+  static constexpr int kWordsPerRow = T::kRawCols / kPixels;
+  static constexpr int kWords = T::kRawRows * kWordsPerRow;
+  static constexpr int kLoads = (kWords + kThreads - 1) / kThreads;  // words a thread holds
+  static_assert(T::kRawCols % kPixels == 0, "whole words per plane row");
+};
+
+template <int R, int C>
+__device__ __forceinline__ void load_tile(const std::uint8_t* __restrict__ in, int width, int height, int pitch,
+                                          bool aligned, int x0, int y0, uint4 (&words)[Fill<R, C>::kLoads]) {
+  using F = Fill<R, C>;
   const int item = threadIdx.y * 32 + threadIdx.x;
-  if constexpr (C == 1) {
-    const bool aligned = (pitch & 15) == 0 && (reinterpret_cast<std::uintptr_t>(in) & 15) == 0;
-    constexpr int kChunks = T::kRawCols / 16;
-    for (int e = item; e < T::kRawRows * kChunks; e += kThreads) {
-      const int r = e / kChunks;
-      const int c = (e - r * kChunks) * 16;
-      const std::uint8_t* row = in + min(max(y0 - R + r, 0), height - 1) * pitch;
-      const int x = x0 - 16 + c;  // a multiple of 16
-      std::uint8_t* to = smem + r * T::kRawStride + c;
-      if (aligned && x >= 0 && x + 16 <= width) {
-        copy_async_16(to, row + x);
-      } else {
-        std::uint32_t words[4] = {0, 0, 0, 0};
 #pragma unroll
-        for (int i = 0; i < 16; ++i) words[i / 4] |= std::uint32_t{row[min(max(x + i, 0), width - 1)]} << (8 * (i % 4));
-        *reinterpret_cast<uint4*>(to) = make_uint4(words[0], words[1], words[2], words[3]);
-      }
-    }
-    wait_all_copies();
-  } else {
-    const bool aligned = (pitch & 15) == 0 && (reinterpret_cast<std::uintptr_t>(in) & 15) == 0;
-    constexpr int kGroups = T::kRawCols / 4;  // 4 pixels each
-#pragma unroll 4
-    for (int e = item; e < T::kRawRows * kGroups; e += kThreads) {
-      const int r = e / kGroups;
-      const int c = (e - r * kGroups) * 4;
-      const std::uint8_t* row = in + min(max(y0 - R + r, 0), height - 1) * pitch;
-      const int x = x0 - 16 + c;
-      std::uint32_t planes[3];
-      if (aligned && x >= 0 && x + 4 <= width) {
-        const uint4 p = *reinterpret_cast<const uint4*>(row + 4 * x);
+  for (int n = 0; n < F::kLoads; ++n) {
+    const int e = item + n * kThreads;
+    if (e >= F::kWords) continue;  // the last word of some threads only
+    const int r = e / F::kWordsPerRow;
+    const int c = (e - r * F::kWordsPerRow) * F::kPixels;
+    const std::uint8_t* row = in + min(max(y0 - R + r, 0), height - 1) * pitch;
+    const int x = x0 - 16 + c;  // a multiple of the word's pixels
+    if (aligned && x >= 0 && x + F::kPixels <= width) {
+      words[n] = *reinterpret_cast<const uint4*>(row + x * C);
+    } else {
+      std::uint32_t bytes[4] = {0, 0, 0, 0};
 #pragma unroll
-        for (int k = 0; k < 3; ++k)
-          planes[k] = __byte_perm(__byte_perm(p.x, p.y, 0x0040 | k | (k << 4)),
-                                  __byte_perm(p.z, p.w, 0x0040 | k | (k << 4)), 0x5410);
-      } else {
-        planes[0] = planes[1] = planes[2] = 0;
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-          const int xi = min(max(x + i, 0), width - 1);
-#pragma unroll
-          for (int k = 0; k < 3; ++k) planes[k] |= std::uint32_t{row[xi * 4 + k]} << (8 * i);
-        }
-      }
-#pragma unroll
-      for (int k = 0; k < 3; ++k)
-        *reinterpret_cast<std::uint32_t*>(smem + (k * T::kRawRows + r) * T::kRawStride + c) = planes[k];
-    }
-    // The output pixels' own alpha, carried through.
-    for (int e = item; e < T::kTH * kTW; e += kThreads) {
-      const int r = e / kTW;
-      const int c = e - r * kTW;
-      smem[T::kAlphaOffset + e] = in[min(y0 + r, height - 1) * pitch + min(x0 + c, width - 1) * 4 + 3];
+      for (int i = 0; i < 16; ++i)
+        bytes[i / 4] |= std::uint32_t{row[min(max(x + i / C, 0), width - 1) * C + i % C]} << (8 * (i % 4));
+      words[n] = make_uint4(bytes[0], bytes[1], bytes[2], bytes[3]);
     }
   }
 }
 
 template <int R, int C>
+__device__ __forceinline__ void store_tile(const uint4 (&words)[Fill<R, C>::kLoads], std::uint8_t* smem) {
+  using F = Fill<R, C>;
+  using T = Tile<R, C>;
+  const int item = threadIdx.y * 32 + threadIdx.x;
+#pragma unroll
+  for (int n = 0; n < F::kLoads; ++n) {
+    const int e = item + n * kThreads;
+    if (e >= F::kWords) continue;
+    const int r = e / F::kWordsPerRow;
+    const int c = (e - r * F::kWordsPerRow) * F::kPixels;
+    if constexpr (C == 1) {
+      *reinterpret_cast<uint4*>(smem + r * T::kRawStride + c) = words[n];
+    } else {
+      const uint4 p = words[n];
+      std::uint32_t planes[4];  // R, G, B and alpha, 4 pixels each
+#pragma unroll
+      for (int k = 0; k < 4; ++k)
+        planes[k] = __byte_perm(__byte_perm(p.x, p.y, 0x0040 | k | (k << 4)),
+                                __byte_perm(p.z, p.w, 0x0040 | k | (k << 4)), 0x5410);
+#pragma unroll
+      for (int k = 0; k < 3; ++k)
+        *reinterpret_cast<std::uint32_t*>(smem + (k * T::kRawRows + r) * T::kRawStride + c) = planes[k];
+      // The output pixels' own alpha, carried through: rows R .. R + TH - 1,
+      // columns 16 .. 16 + TW - 1 of the planes (a word lies wholly in or out).
+      if (r >= R && r < R + T::kTH && c >= 16 && c < 16 + kTW)
+        *reinterpret_cast<std::uint32_t*>(smem + T::kAlphaOffset + (r - R) * kTW + c - 16) = planes[3];
+    }
+  }
+}
+
+// Overlap false: the same kernel, each tile's loads waited for before its
+// passes (fill, then compute): the section `overlap` measures the difference.
+template <int R, int C, bool Overlap>
 __global__ void __launch_bounds__(kThreads)
     blur_mma(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, int width, int height, int pitch,
              Weights weights) {
@@ -261,14 +259,27 @@ __global__ void __launch_bounds__(kThreads)
 
   const int tiles_x = (width + kTW - 1) / kTW;
   const int tiles = tiles_x * ((height + T::kTH - 1) / T::kTH);
+  const bool aligned_in = (pitch & 15) == 0 && (reinterpret_cast<std::uintptr_t>(in) & 15) == 0;
   const bool aligned_out = (pitch & 15) == 0 && (reinterpret_cast<std::uintptr_t>(out) & 15) == 0;
+  uint4 words[Fill<R, C>::kLoads];  // the next tile's input, in flight
+  if (Overlap && blockIdx.x < tiles) {
+    const int ty = blockIdx.x / tiles_x;
+    load_tile<R, C>(in, width, height, pitch, aligned_in, (blockIdx.x - ty * tiles_x) * kTW, ty * T::kTH, words);
+  }
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const int ty = tile / tiles_x;
     const int x0 = (tile - ty * tiles_x) * kTW;
     const int y0 = ty * T::kTH;
     __syncthreads();  // the previous tile's planes and output are no longer read
-    fill_planes<R, C>(in, width, height, pitch, x0, y0, smem);
+    if (!Overlap) load_tile<R, C>(in, width, height, pitch, aligned_in, x0, y0, words);
+    store_tile<R, C>(words, smem);
     __syncthreads();
+    // The next tile's loads, issued now: they land while this tile is computed.
+    const int next = tile + gridDim.x;
+    if (Overlap && next < tiles) {
+      const int next_ty = next / tiles_x;
+      load_tile<R, C>(in, width, height, pitch, aligned_in, (next - next_ty * tiles_x) * kTW, next_ty * T::kTH, words);
+    }
 
     float vsum[T::kPlanes][T::kVTilesPerWarp][4];
 #pragma unroll
@@ -369,7 +380,7 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-template <int R, int C>
+template <int R, int C, bool Overlap>
 void launch_tiles(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p, const Weights& w,
                   cudaStream_t stream) {
   using T = Tile<R, C>;
@@ -377,22 +388,29 @@ void launch_tiles(const std::uint8_t* in, std::uint8_t* out, const gauss::Proble
   const int tiles = ((g.width + kTW - 1) / kTW) * ((g.height + T::kTH - 1) / T::kTH);
   int device = 0;
   int sms = 0;
+  int per_sm = 0;  // as many blocks as the registers and shared memory let an SM hold
   GAUSS_CUDA_CHECK(cudaGetDevice(&device));
   GAUSS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const int blocks = std::min(tiles, sms * mma::blocks_per_sm(C));
-  blur_mma<R, C><<<blocks, dim3(32, kWarps), 0, stream>>>(in, out, g.width, g.height, g.pitch, w);
+  GAUSS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, blur_mma<R, C, Overlap>, kThreads, 0));
+  const int blocks = std::min(tiles, sms * std::max(per_sm, 1));
+  blur_mma<R, C, Overlap><<<blocks, dim3(32, kWarps), 0, stream>>>(in, out, g.width, g.height, g.pitch, w);
 }
 
 }  // namespace
 
-bool launch_blur_mma(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem, cudaStream_t stream) {
+bool launch_blur_mma(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem, cudaStream_t stream,
+                     mma::Schedule schedule) {
   if (!mma::serves(problem.blur)) return false;
   const Weights w = mma::quantise(problem.blur);
+  const bool overlap = schedule == mma::Schedule::Overlapped;
   gauss::with_radius(problem.blur.radius, [&](auto radius) {
+    constexpr int R = radius.value;
     if (problem.image.channels == 4)
-      launch_tiles<radius.value, 4>(in, out, problem, w, stream);
+      overlap ? launch_tiles<R, 4, true>(in, out, problem, w, stream)
+              : launch_tiles<R, 4, false>(in, out, problem, w, stream);
     else
-      launch_tiles<radius.value, 1>(in, out, problem, w, stream);
+      overlap ? launch_tiles<R, 1, true>(in, out, problem, w, stream)
+              : launch_tiles<R, 1, false>(in, out, problem, w, stream);
   });
   return true;
 }

@@ -44,8 +44,26 @@ constexpr int kWarps = 8;
 constexpr int kTileWidth = 64;
 constexpr int tile_rows(int channels) { return channels == 4 ? 32 : 64; }
 
-/// Blocks per SM (compute unit) the persistent grid keeps resident.
-constexpr int blocks_per_sm(int channels) { return channels == 4 ? 2 : 4; }
+/// Work-groups per compute unit of OpenCL's persistent grid. CUDA asks the
+/// occupancy API how many blocks fit on an SM (blur_mma.cu); OpenCL has no
+/// such query (NVIDIA's runtime does not report a kernel's registers), so the
+/// number is the one measured fastest: on the H200, 2 groups per compute unit
+/// against 3, 4, 6, 8 and 12, at radius 2, 8 and 16, gray and RGBA (within 2%
+/// of the fastest at each, and the fastest at radius 16).
+constexpr int opencl_groups_per_cu = 2;
+
+/// When a tile's input is loaded. Overlapped: each block issues the loads of
+/// its next tile before the passes over this one, so they land during the
+/// arithmetic. Serial: each tile's loads are waited for before its passes
+/// (fill, then compute). The section `overlap` times both.
+enum class Schedule { Overlapped, Serial };
+
+/// The schedule `main` ships with, the faster of the two on the H200:
+/// overlapped, except CUDA RGBA, where the overlapped kernel is slower
+/// (README, section Why).
+constexpr Schedule shipped_schedule(bool cuda, int channels) {
+  return cuda && channels == 4 ? Schedule::Serial : Schedule::Overlapped;
+}
 
 /// The weights as the kernels take them (OpenCL's MmaWeights: the layout must match).
 struct Weights {

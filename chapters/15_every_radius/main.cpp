@@ -45,7 +45,8 @@ gauss::OpenClLaunch portable_opencl(gauss::OpenClSession& cl, const gauss::Probl
 #ifdef GAUSS_HAVE_CUDA
 gauss::CudaLaunch main_cuda(const gauss::Problem& p) {
   return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-    if (!launch_blur_mma(in, out, p, stream)) launch_blur_ring(in, out, p, stream);
+    if (!launch_blur_mma(in, out, p, stream, mma::shipped_schedule(true, p.image.channels)))
+      launch_blur_ring(in, out, p, stream);
   };
 }
 #endif
@@ -82,6 +83,8 @@ gauss::Chapter make_chapter() {
   chapter.add_section(
       "radius_sweep", "radius 1 to 16 against both roofs (the copy, the multiply-add rate), gray and RGBA",
       [&self](gauss::SectionContext& context) { radius_sweep(context, self); }, Runs::OnRequest);
+  chapter.add_section("overlap", "when each tile's input is loaded: before its passes, or during the tile before",
+                      overlap, Runs::OnRequest);
   chapter.add_section("mma_check", "the tensor-core kernel (emulated where there is no PTX) for the blur given",
                       mma_check, Runs::OnRequest);
 

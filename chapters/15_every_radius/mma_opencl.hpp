@@ -30,12 +30,14 @@ enum class OpenClKernel {
   Float,        ///< blur_tiles_f32: the portable kernel, float multiply-adds
 };
 
-/// The OpenCL launch of @p kernel for @p p: one group of kWarps warps per
-/// compute unit x blocks_per_sm, each looping over the tiles. Tiles are
+/// The OpenCL launch of @p kernel for @p p: opencl_groups_per_cu groups of
+/// kWarps warps per compute unit, each looping over the tiles, loading each
+/// tile as @p schedule says (the portable kernel: always overlapped). Tiles are
 /// tile_rows() high where the group's local memory fits the device (NVIDIA
 /// gives a group 48 KB, AMD and Intel 64 KB); a device with less (Oclgrind,
 /// some mobile GPUs: 32 KB) gets tiles half as high, down to 16 rows.
-inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::Problem& p, OpenClKernel kernel) {
+inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::Problem& p, OpenClKernel kernel,
+                                        Schedule schedule = Schedule::Overlapped) {
   const gauss::ImageGeometry g = p.image;
   const bool floats = kernel == OpenClKernel::Float;
   cl::Kernel k;
@@ -44,7 +46,8 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
     const std::string options = "-D RADIUS=" + std::to_string(p.blur.radius) +
                                 " -D CHANNELS=" + std::to_string(g.channels) + " -D TH=" + std::to_string(rows) +
                                 " -D TW=" + std::to_string(kTileWidth) + " -D WARPS=" + std::to_string(kWarps) +
-                                (kernel == OpenClKernel::TensorCores ? " -D NV_PTX" : "");
+                                (kernel == OpenClKernel::TensorCores ? " -D NV_PTX" : "") +
+                                (schedule == Schedule::Serial && !floats ? " -D SERIAL" : "");
     k = cl.kernel(gauss::embedded::blur_mma_cl, floats ? "blur_tiles_f32" : "blur_mma", options);
     const std::size_t local_bytes = k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(cl.info.device);
     if (local_bytes <= cl.info.local_memory) break;
@@ -55,7 +58,7 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
     }
   }
   const int tiles = ((g.width + kTileWidth - 1) / kTileWidth) * ((g.height + rows - 1) / rows);
-  const int groups = std::min(tiles, std::max(cl.info.compute_units, 1) * blocks_per_sm(g.channels));
+  const int groups = std::min(tiles, std::max(cl.info.compute_units, 1) * opencl_groups_per_cu);
   const cl::NDRange local(32, kWarps);
   const cl::NDRange global(32 * static_cast<std::size_t>(groups), kWarps);
   const Weights weights = quantise(p.blur);

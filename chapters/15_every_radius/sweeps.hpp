@@ -160,6 +160,111 @@ inline void radius_sweep(gauss::SectionContext& context, const gauss::Chapter& c
   }
 }
 
+// --- The overlap: when each tile's input is loaded ----------------------------------------
+// `overlapped` issues the loads of a block's next tile before the passes over
+// this one; `serial` waits for each tile's loads before its passes (fill, then
+// compute); `main` ships the faster (mma::shipped_schedule). Both on the same
+// grid size rule, at radius 2, 8 and 16 (sigma as in the sweep), gray and
+// RGBA, each API on the GPU, against the copy of the same run and checked
+// against the reference. Rows to --csv/--json: serial[_rgba]@r<radius> and
+// overlapped[_rgba]@r<radius>.
+inline void overlap(gauss::SectionContext& context) {
+  const gauss::RunSettings settings{context.options.warmup, context.options.repeat, 0.0};
+  using Align = gauss::Table::Align;
+  gauss::Table table({{"format", Align::Left},
+                      {"radius"},
+                      {"api", Align::Left},
+                      {"copy ms"},
+                      {"serial ms"},
+                      {"% of copy"},
+                      {"overlapped ms"},
+                      {"% of copy"},
+                      {"serial / overlapped"},
+                      {"status", Align::Left}});
+  auto make = [](const char* name, gauss::Api api, mma::Schedule schedule) {
+    gauss::Variant v;
+    v.name = name;
+    v.api = api;
+    v.tolerance = gauss::kFloatTolerance;
+    if (api == gauss::Api::OpenCL) {
+      v.opencl = [schedule](gauss::OpenClSession& cl, const gauss::Problem& p) {
+        return mma::opencl_setup(cl, p, mma::OpenClKernel::TensorCores, schedule);
+      };
+    }
+#ifdef GAUSS_HAVE_CUDA
+    if (api == gauss::Api::Cuda) {
+      v.cuda = [schedule](const gauss::Problem& p) -> gauss::CudaLaunch {
+        return [p, schedule](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+          launch_blur_mma(in, out, p, stream, schedule);
+        };
+      };
+    }
+#endif
+    return v;
+  };
+  bool measured = false;
+  for (gauss::PixelFormat format : {gauss::PixelFormat::Gray, gauss::PixelFormat::Rgba}) {
+    const gauss::Image input = gauss::convert(context.input, format);
+    const std::string suffix = format == gauss::PixelFormat::Rgba ? "_rgba" : "";
+    for (int radius : {2, 8, 16}) {
+      const gauss::BlurSpec blur = sweep_blur(radius);
+      const gauss::Image reference = gauss::blur_reference(input, blur);
+      auto measure = [&](auto& runner, gauss::Api api, const std::string& device) {
+        measured = true;
+        const gauss::VariantResult copy = runner.copy(settings);
+        const gauss::VariantResult serial =
+            runner.run(make("serial", api, mma::Schedule::Serial), blur, reference, settings);
+        const gauss::VariantResult overlapped =
+            runner.run(make("overlapped", api, mma::Schedule::Overlapped), blur, reference, settings);
+        const bool ok = copy.ok() && serial.ok() && overlapped.ok();
+        if (!ok) context.failed = true;
+        const double copy_ms = copy.time.median_ms;
+        table.add_row({gauss::name_of(format), std::to_string(radius), gauss::name_of(api),
+                       gauss::sections::format_ms(copy_ms), gauss::sections::format_ms(serial.time.median_ms),
+                       gauss::format_fixed(100.0 * copy_ms / serial.time.median_ms, 1),
+                       gauss::sections::format_ms(overlapped.time.median_ms),
+                       gauss::format_fixed(100.0 * copy_ms / overlapped.time.median_ms, 1),
+                       gauss::format_fixed(serial.time.median_ms / overlapped.time.median_ms, 2),
+                       !copy.ok()         ? "copy: " + gauss::lesson::status_of(copy)
+                       : !serial.ok()     ? "serial: " + gauss::lesson::status_of(serial)
+                       : !overlapped.ok() ? "overlapped: " + gauss::lesson::status_of(overlapped)
+                                          : std::string("ok")});
+        const std::string label = std::string("@r") + (radius < 10 ? "0" : "") + std::to_string(radius);
+        for (const auto& [kernel, result] :
+             {std::pair{"serial" + suffix, &serial}, std::pair{"overlapped" + suffix, &overlapped}}) {
+          gauss::ResultRow row = gauss::sections::result_row(
+              kernel + label, gauss::name_of(api), device, result->time, result->gbps(), copy.gbps(), result->ok(),
+              result->comparison.max_abs_diff, result->comparison.differing);
+          row.format = gauss::name_of(format);
+          row.reference = "gaussian";
+          row.shape = gauss::shape_of(input, blur);
+          context.rows.push_back(row);
+        }
+      };
+      // The schedules differ only on the GPU: elsewhere `main` is the portable kernel.
+      if (context.opencl != nullptr && mma::has_ptx(*context.opencl)) {
+        gauss::OpenClRunner runner(*context.opencl, input);
+        measure(runner, gauss::Api::OpenCL, context.opencl->info.name);
+      }
+#ifdef GAUSS_HAVE_CUDA
+      if (context.cuda != nullptr) {
+        gauss::CudaRunner runner(*context.cuda, input);
+        measure(runner, gauss::Api::Cuda, context.cuda->name);
+      }
+#endif
+    }
+  }
+  if (!measured) {
+    context.out << "overlap: measured on a GPU only (NVIDIA's OpenCL platform or CUDA); here `main` is the portable "
+                   "kernel, which always overlaps\n\n";
+    return;
+  }
+  context.out << "When each tile's input is loaded (serial: fill, then compute; overlapped: the next tile's loads "
+                 "in flight during the passes):\n";
+  table.print(context.out);
+  context.out << "\n";
+}
+
 // --- The tensor-core kernel itself ---------------------------------------------------------
 // On NVIDIA's platform the PTX kernel, elsewhere its emulation (the same data
 // paths, each lane's fragments exchanged through local memory as the PTX ISA
@@ -210,7 +315,7 @@ inline void mma_check(gauss::SectionContext& context) {
         v.tolerance = gauss::kFloatTolerance;
         v.cuda = [](const gauss::Problem& p) -> gauss::CudaLaunch {
           return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-            launch_blur_mma(in, out, p, stream);
+            launch_blur_mma(in, out, p, stream, mma::shipped_schedule(true, p.image.channels));
           };
         };
         gauss::CudaRunner runner(*context.cuda, input);
