@@ -393,26 +393,24 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_mma(
     const int t = lane & 3;
     const MmaWeights w = weights;
 
-    /* The bands, once per group (the group then loops over tiles):
-     * [shift parity][step][part][register] and [step][register]. */
-    uint hband[2][KH][2][2];
+    /* The bands, once per group (the group then loops over tiles): [step][part][register]
+     * and [step][register]. A warp's horizontal tiles all have column tile j = warp
+     * (COL_TILES = WARPS): its band's shift is that of j's parity. */
+    const int shift = warp % 2 ? SHIFT_ODD : SHIFT_EVEN;
+    uint hband[KH][2][2];
     uint vband[KV][4];
 UNROLL
-    for (int parity = 0; parity < 2; ++parity)
+    for (int ks = 0; ks < KH; ++ks)
 UNROLL
-        for (int ks = 0; ks < KH; ++ks)
+        for (int part = 0; part < 2; ++part)
 UNROLL
-            for (int part = 0; part < 2; ++part)
-UNROLL
-                for (int reg = 0; reg < 2; ++reg)
-                    hband[parity][ks][part][reg] = band_u8(&w, parity ? SHIFT_ODD : SHIFT_EVEN, ks, part, reg, g, t);
+            for (int reg = 0; reg < 2; ++reg)
+                hband[ks][part][reg] = band_u8(&w, shift, ks, part, reg, g, t);
 UNROLL
     for (int ks = 0; ks < KV; ++ks)
 UNROLL
         for (int reg = 0; reg < 4; ++reg)
             vband[ks][reg] = band_f16(&w, ks, reg, g, t);
-    /* A warp's horizontal tiles all have column tile j = warp (COL_TILES = WARPS): its band's parity. */
-    const bool odd = warp % 2;
 
     const int tiles_x = (width + TW - 1) / TW;
     const int tiles = tiles_x * ((height + TH - 1) / TH);
@@ -459,13 +457,8 @@ UNROLL
                     ldmatrix_x4(a, smem,
                                 raw_plane + (16 * rt + lane % 8 + 8 * ((lane / 8) % 2)) * RAW_STRIDE + A_START(j) +
                                     32 * ks + 16 * (lane >> 4) SCRATCH_ARG);
-                    uint b_hi[2], b_lo[2];
-                    for (int reg = 0; reg < 2; ++reg) {
-                        b_hi[reg] = odd ? hband[1][ks][1][reg] : hband[0][ks][1][reg];
-                        b_lo[reg] = odd ? hband[1][ks][0][reg] : hband[0][ks][0][reg];
-                    }
-                    mma_u8(hi, a, b_hi SCRATCH_ARG);
-                    mma_u8(lo, a, b_lo SCRATCH_ARG);
+                    mma_u8(hi, a, hband[ks][1] SCRATCH_ARG);
+                    mma_u8(lo, a, hband[ks][0] SCRATCH_ARG);
                 }
                 /* Exact: 256 hi + lo = 2^23 + sum (sum < 2^23), whose float bits are
                  * those very bits; times 2^-15, minus 256: sum x 2^-15 exactly. */

@@ -46,7 +46,9 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
     const std::string options = "-D RADIUS=" + std::to_string(p.blur.radius) +
                                 " -D CHANNELS=" + std::to_string(g.channels) + " -D TH=" + std::to_string(rows) +
                                 " -D TW=" + std::to_string(kTileWidth) + " -D WARPS=" + std::to_string(kWarps) +
-                                (kernel == OpenClKernel::TensorCores ? " -D NV_PTX" : "") +
+                                // NVIDIA's compiler option: at most 128 registers a thread, so that
+                                // two groups of 256 fit a compute unit at every radius.
+                                (kernel == OpenClKernel::TensorCores ? " -D NV_PTX -cl-nv-maxrregcount=128" : "") +
                                 (schedule == Schedule::Serial && !floats ? " -D SERIAL" : "");
     k = cl.kernel(gauss::embedded::blur_mma_cl, floats ? "blur_tiles_f32" : "blur_mma", options);
     const std::size_t local_bytes = k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(cl.info.device);
