@@ -28,7 +28,7 @@ Kinds and their keys (key=value, values without spaces; lists comma-separated):
              apis=OpenCL,CUDA; device=<results file stem>.
 
 device= names a file of results/ without .csv (NVIDIA_H200, say, or a
-section measured on its own, NVIDIA_H100_80GB_HBM3-radius); without it a
+section measured on its own, NVIDIA_H200-radius); without it a
 table takes the newest benchmark run in results/ (by its date column), so
 a new run of scripts/benchmark.sh moves every table to it at once. Each table
 ends with a line naming the GPU, driver, date, commit and file it came from.
