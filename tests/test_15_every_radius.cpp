@@ -79,6 +79,32 @@ TEST_CASE("15_every_radius: the tensor-core kernel at every radius (CUDA)", "[ch
   }
 }
 
+// The section `overlap` runs both schedules of the tensor-core kernel (the
+// next tile's loads in flight during the passes, or waited for before them)
+// at radius 2, 8 and 16, each checked against the reference: `main` ships one
+// schedule per API and format, so this is where the other is checked. On the
+// GPU at two awkward sizes; on the CPU it only says that it needs a GPU.
+void check_overlap(const char* api, const char* size, const char* expected) {
+  std::string printed;
+  const int status = gauss::test::run_captured(
+      chapter(),
+      {"15_every_radius", "--api", api, "--variant", "overlap", "--size", size, "--repeat", "1", "--warmup", "0"},
+      printed);
+  INFO(printed);
+  CHECK(status == 0);
+  CHECK(printed.find("MISMATCH") == std::string::npos);
+  CHECK(printed.find(expected) != std::string::npos);
+}
+
+TEST_CASE("15_every_radius: the section overlap without a GPU", "[ch15][opencl]") {
+  check_overlap("opencl", "37x23", "measured on a GPU only");
+}
+
+TEST_CASE("15_every_radius: both schedules at awkward sizes (CUDA)", "[ch15][.][cuda]") {
+  check_overlap("cuda", "131x70", "serial / overlapped");
+  check_overlap("cuda", "37x23", "serial / overlapped");
+}
+
 TEST_CASE("15_every_radius: the error bound", "[ch15]") {
   for (int radius = 1; radius <= 16; ++radius)
     for (double sigma : {0.3, 0.5, 1.0, radius / 3.0, 3.0, 8.0}) {
