@@ -6,8 +6,9 @@
 // 32 x 8 band of weights gives 16 rows x 8 outputs, one mma.sync on the tensor
 // cores. Down a column the same with the band on the other side. Per tile of
 // TH x TW output pixels a work-group
-//  1. copies the tile's input bytes and their halo into local memory, as
-//     planes (RGBA: one plane per channel);
+//  1. stores the tile's input bytes and their halo, which its items loaded
+//     into registers during the tile before, into local memory as planes
+//     (RGBA: one plane per channel), and loads its next tile's;
 //  2. horizontal pass, exact: bytes (u8) times 15-bit integer weights split
 //     into high and low bytes (two u8 products, int32 sums), so that the sum
 //     is exact; each sum becomes a half float for the next pass;
