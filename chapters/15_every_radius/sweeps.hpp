@@ -31,6 +31,51 @@ namespace chapter15 {
 /// least 0.5 (the radius is then 3 sigma, the tutorial's cut).
 inline gauss::BlurSpec sweep_blur(int radius) { return {std::max(0.5, radius / 3.0), radius}; }
 
+/// The rows' suffix for radius @p radius: "@r02", "@r16" (sorted as text).
+inline std::string radius_label(int radius) {
+  return std::string("@r") + (radius < 10 ? "0" : "") + std::to_string(radius);
+}
+
+/// The --csv/--json row of @p result, @p kernel's run of the sweep's blur at
+/// @p radius on @p input, against the same run's @p copy.
+inline gauss::ResultRow sweep_row(const std::string& kernel, int radius, gauss::Api api, const std::string& device,
+                                  const gauss::Image& input, const gauss::VariantResult& result,
+                                  const gauss::VariantResult& copy) {
+  gauss::ResultRow row = gauss::sections::result_row(kernel + radius_label(radius), gauss::name_of(api), device,
+                                                     result.time, result.gbps(), copy.gbps(), result.ok(),
+                                                     result.comparison.max_abs_diff, result.comparison.differing);
+  row.format = gauss::name_of(input.channels == 4 ? gauss::PixelFormat::Rgba : gauss::PixelFormat::Gray);
+  row.reference = "gaussian";
+  row.shape = gauss::shape_of(input, sweep_blur(radius));
+  return row;
+}
+
+/// The tensor-core kernel as a variant of its own (the sections run it
+/// beside `main`), loading tiles as @p schedule says; in OpenCL, @p kernel
+/// (the PTX one, or its emulation).
+inline gauss::Variant mma_variant(const char* name, gauss::Api api, mma::Schedule schedule,
+                                  mma::OpenClKernel kernel = mma::OpenClKernel::TensorCores) {
+  gauss::Variant v;
+  v.name = name;
+  v.api = api;
+  v.tolerance = gauss::kFloatTolerance;
+  if (api == gauss::Api::OpenCL) {
+    v.opencl = [kernel, schedule](gauss::OpenClSession& cl, const gauss::Problem& p) {
+      return mma::opencl_setup(cl, p, kernel, schedule);
+    };
+  }
+#ifdef GAUSS_HAVE_CUDA
+  if (api == gauss::Api::Cuda) {
+    v.cuda = [schedule](const gauss::Problem& p) -> gauss::CudaLaunch {
+      return [p, schedule](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
+        launch_blur_mma(in, out, p, stream, schedule);
+      };
+    };
+  }
+#endif
+  return v;
+}
+
 // --- The error bound of the blur asked for --------------------------------------------
 inline void error_bound(gauss::SectionContext& context) {
   const gauss::BlurSpec& blur = context.blur;
@@ -133,21 +178,13 @@ inline void radius_sweep(gauss::SectionContext& context, const gauss::Chapter& c
 #ifdef GAUSS_HAVE_CUDA
         if (api == gauss::Api::Cuda) device = context.cuda->name;
 #endif
-        const std::string label = std::string("@r") + (p.radius < 10 ? "0" : "") + std::to_string(p.radius);
-        for (const auto& [kernel, result] : {std::pair{std::string(name), &p.result}, std::pair{before, &p.earlier}}) {
-          gauss::ResultRow row = gauss::sections::result_row(
-              kernel + label, gauss::name_of(api), device, result->time, result->gbps(), p.copy.gbps(), result->ok(),
-              result->comparison.max_abs_diff, result->comparison.differing);
-          row.format = gauss::name_of(input.channels == 4 ? gauss::PixelFormat::Rgba : gauss::PixelFormat::Gray);
-          row.reference = "gaussian";
-          row.shape = gauss::shape_of(input, sweep_blur(p.radius));
-          context.rows.push_back(row);
-        }
+        context.rows.push_back(sweep_row(name, p.radius, api, device, input, p.result, p.copy));
+        context.rows.push_back(sweep_row(before, p.radius, api, device, input, p.earlier, p.copy));
         gauss::TimingStats roof;
         roof.median_ms = roof.min_ms = roof.max_ms = p.roof_ms;
         gauss::ResultRow roof_row =
-            gauss::sections::timing_row(std::string(name) + ".roof" + label, gauss::name_of(api), device, roof,
-                                        input.bytes() * 2, true, "ok (roof)");
+            gauss::sections::timing_row(std::string(name) + ".roof" + radius_label(p.radius), gauss::name_of(api),
+                                        device, roof, input.bytes() * 2, true, "ok (roof)");
         roof_row.format = gauss::name_of(input.channels == 4 ? gauss::PixelFormat::Rgba : gauss::PixelFormat::Gray);
         context.rows.push_back(roof_row);
       }
@@ -181,27 +218,6 @@ inline void overlap(gauss::SectionContext& context) {
                       {"% of copy"},
                       {"serial / overlapped"},
                       {"status", Align::Left}});
-  auto make = [](const char* name, gauss::Api api, mma::Schedule schedule) {
-    gauss::Variant v;
-    v.name = name;
-    v.api = api;
-    v.tolerance = gauss::kFloatTolerance;
-    if (api == gauss::Api::OpenCL) {
-      v.opencl = [schedule](gauss::OpenClSession& cl, const gauss::Problem& p) {
-        return mma::opencl_setup(cl, p, mma::OpenClKernel::TensorCores, schedule);
-      };
-    }
-#ifdef GAUSS_HAVE_CUDA
-    if (api == gauss::Api::Cuda) {
-      v.cuda = [schedule](const gauss::Problem& p) -> gauss::CudaLaunch {
-        return [p, schedule](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-          launch_blur_mma(in, out, p, stream, schedule);
-        };
-      };
-    }
-#endif
-    return v;
-  };
   bool measured = false;
   for (gauss::PixelFormat format : {gauss::PixelFormat::Gray, gauss::PixelFormat::Rgba}) {
     const gauss::Image input = gauss::convert(context.input, format);
@@ -213,9 +229,9 @@ inline void overlap(gauss::SectionContext& context) {
         measured = true;
         const gauss::VariantResult copy = runner.copy(settings);
         const gauss::VariantResult serial =
-            runner.run(make("serial", api, mma::Schedule::Serial), blur, reference, settings);
+            runner.run(mma_variant("serial", api, mma::Schedule::Serial), blur, reference, settings);
         const gauss::VariantResult overlapped =
-            runner.run(make("overlapped", api, mma::Schedule::Overlapped), blur, reference, settings);
+            runner.run(mma_variant("overlapped", api, mma::Schedule::Overlapped), blur, reference, settings);
         const bool ok = copy.ok() && serial.ok() && overlapped.ok();
         if (!ok) context.failed = true;
         const double copy_ms = copy.time.median_ms;
@@ -229,17 +245,8 @@ inline void overlap(gauss::SectionContext& context) {
                        : !serial.ok()     ? "serial: " + gauss::lesson::status_of(serial)
                        : !overlapped.ok() ? "overlapped: " + gauss::lesson::status_of(overlapped)
                                           : std::string("ok")});
-        const std::string label = std::string("@r") + (radius < 10 ? "0" : "") + std::to_string(radius);
-        for (const auto& [kernel, result] :
-             {std::pair{"serial" + suffix, &serial}, std::pair{"overlapped" + suffix, &overlapped}}) {
-          gauss::ResultRow row = gauss::sections::result_row(
-              kernel + label, gauss::name_of(api), device, result->time, result->gbps(), copy.gbps(), result->ok(),
-              result->comparison.max_abs_diff, result->comparison.differing);
-          row.format = gauss::name_of(format);
-          row.reference = "gaussian";
-          row.shape = gauss::shape_of(input, blur);
-          context.rows.push_back(row);
-        }
+        context.rows.push_back(sweep_row("serial" + suffix, radius, api, device, input, serial, copy));
+        context.rows.push_back(sweep_row("overlapped" + suffix, radius, api, device, input, overlapped, copy));
       };
       // The schedules differ only on the GPU: elsewhere `main` is the portable kernel.
       if (context.opencl != nullptr && mma::has_ptx(*context.opencl)) {
@@ -296,28 +303,15 @@ inline void mma_check(gauss::SectionContext& context) {
                    << "): " << gauss::lesson::status_of(r) << '\n';
       };
       if (context.opencl != nullptr) {
-        gauss::Variant v;
-        v.name = "mma";
-        v.api = gauss::Api::OpenCL;
-        v.tolerance = gauss::kFloatTolerance;
         const bool ptx = mma::has_ptx(*context.opencl);
-        v.opencl = [ptx](gauss::OpenClSession& cl, const gauss::Problem& p) {
-          return mma::opencl_setup(cl, p, ptx ? mma::OpenClKernel::TensorCores : mma::OpenClKernel::Emulated);
-        };
+        const gauss::Variant v = mma_variant("mma", gauss::Api::OpenCL, mma::shipped_schedule(false, input.channels),
+                                             ptx ? mma::OpenClKernel::TensorCores : mma::OpenClKernel::Emulated);
         gauss::OpenClRunner runner(*context.opencl, input);
         add(runner.run(v, blur, reference, settings), ptx ? "mma.sync (PTX)" : "mma.sync emulated");
       }
 #ifdef GAUSS_HAVE_CUDA
       if (context.cuda != nullptr) {
-        gauss::Variant v;
-        v.name = "mma";
-        v.api = gauss::Api::Cuda;
-        v.tolerance = gauss::kFloatTolerance;
-        v.cuda = [](const gauss::Problem& p) -> gauss::CudaLaunch {
-          return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-            launch_blur_mma(in, out, p, stream, mma::shipped_schedule(true, p.image.channels));
-          };
-        };
+        const gauss::Variant v = mma_variant("mma", gauss::Api::Cuda, mma::shipped_schedule(true, input.channels));
         gauss::CudaRunner runner(*context.cuda, input);
         add(runner.run(v, blur, reference, settings), "mma.sync");
       }
