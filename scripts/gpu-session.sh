@@ -1,17 +1,16 @@
 #!/usr/bin/env bash
-# One session on the GPU machine (see DEVELOPERS.md and the device tool):
-# build, test, sanitize, profile and time every chapter in one go, and leave
-# the logs under $OUT. Run from the repository root after `. .gpu/setup.sh`:
+# A full run on a GPU machine (CUDA, NVIDIA's OpenCL driver, compute-sanitizer
+# and Nsight Compute installed): build, test, sanitize, profile and time every
+# chapter in one go, and leave the logs under $OUT. From the repository root:
 #   scripts/gpu-session.sh [--phase all|check|sanitize|time|extra] [chapter ...]
-# (default: every phase, every chapter). A lease allows 10 minutes a command:
-# run the phases as separate commands, back to back (the machine stays warm
-# and keeps the build for 30 s after each).
+# (default: every phase, every chapter). Where a command's time is limited,
+# run the phases as separate commands, back to back: each reuses the build.
 #   check: build, the test suite (the CUDA tests run here)
 #   sanitize: compute-sanitizer on every chapter's CUDA kernels
 #   time:  each chapter twice at 6720x4480 (JSON/CSV), and on PoCL if there
 #   extra: Nsight Compute, SASS and OpenCL PTX, scripts/gpu-extra.sh with chapters/*/gpu-extra.conf
 # What comes back: $OUT/summary.txt (the tables), $OUT/results.tar.gz (every
-# log, JSON and CSV), and nothing else, to stay within the tool's file limits.
+# log, JSON and CSV), and nothing else: two files to copy back.
 set -uo pipefail
 phase=all
 if [ "${1:-}" = "--phase" ]; then phase=$2; shift 2; fi

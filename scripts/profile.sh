@@ -8,7 +8,7 @@
 #   scripts/profile.sh [build dir] [log folder]     # defaults: build, /tmp/gauss-profile
 #
 # Needs ncu (Nsight Compute) and a CUDA device; about 10 s a step on an H200 (17 steps).
-# Run it in the GPU session after the build (scripts/gpu-session.sh does, in
+# Run it on the GPU machine after the build (scripts/gpu-session.sh does, in
 # phase extra).
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -1,7 +1,8 @@
 # Fails when a page or a source of the project cites a file a reader cannot
-# follow: by an absolute path of the machine it was written on (/work/...,
-# /home/...), in a folder outside the repository (../shared, shared/notes),
-# or, in a Markdown page's prose (outside its code blocks), under /tmp. A
+# follow: by an absolute path of the machine it was written on (under its
+# work or home folders), in a folder beside the repository (a shared folder
+# of notes), or, in a Markdown page's prose (outside its code blocks), under
+# the temporary folder. The patterns below say exactly which. A
 # student reads the lessons on GitHub, on the docs site or in a fresh clone:
 # what they cite must be in the repository, by a path from its root or from
 # the page.
@@ -35,7 +36,7 @@ list(REMOVE_ITEM files tests/cmake/check_paths.cmake)  # itself: its patterns na
 list(SORT files)
 
 # A path starts at the beginning of a line or after a space, a quote, a
-# bracket, '=', ':' or '/' (file:///work/...), never inside a word or a URL's
+# bracket, '=', ':' or '/' (a file:// URL), never inside a word or a URL's
 # host name.
 set(before "(^|[ \t\"'`(<=:,/])")
 set(anywhere "${before}/(work|home)(/|[ \t\"'`)>.,;:]|$)|\\.\\./shared([/ \t\"'`)]|$)|shared/notes")
