@@ -272,6 +272,23 @@ inline void ldmatrix_x2_trans(uint* r, __local const uchar* smem, int offset, __
 }
 #endif
 
+/* The group's local memory, at an address the compiler cannot know before the
+ * tile: NVIDIA's compiler otherwise computes every local-memory address that is
+ * the same for each tile once, before the tile loop, and holds them all the way
+ * through, two registers each (its local pointers are 64-bit). The serial kernel
+ * takes its addresses from this each tile; that keeps it within 128 registers at
+ * radius 9-16 without spilling (README, section Why). */
+#ifdef NV_PTX
+inline __local uchar* fresh_local_address(__local uint4* words)
+{
+    size_t address = (size_t)words;
+    asm volatile("mov.b64 %0, %0;" : "+l"(address));
+    return (__local uchar*)address;
+}
+#else
+#define fresh_local_address(words) ((__local uchar*)(words))
+#endif
+
 /* floor(v + 0.5) of 0 <= v < 256 as a byte (saturated at 255). */
 inline uint round_to_byte(float v)
 {
@@ -384,7 +401,6 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_mma(
     const MmaWeights weights)
 {
     __local uint4 smem_words[SMEM_BYTES / 16 + 1];
-    __local uchar* smem = (__local uchar*)smem_words;
 #ifndef NV_PTX
     __local uint scratch[WARPS * 32 * LANE_WORDS];
 #endif
@@ -428,7 +444,10 @@ UNROLL
         const int y0 = ty * TH;
         barrier(CLK_LOCAL_MEM_FENCE); /* the previous tile's planes and output are no longer read */
 #ifdef SERIAL
+        __local uchar* smem = fresh_local_address(smem_words);
         load_tile(in, width, height, pitch, x0, y0, words);
+#else
+        __local uchar* smem = (__local uchar*)smem_words;
 #endif
         store_tile(words, smem, smem + ALPHA_OFFSET);
         barrier(CLK_LOCAL_MEM_FENCE);

@@ -58,11 +58,14 @@ constexpr int opencl_groups_per_cu = 2;
 /// (fill, then compute). The section `overlap` times both.
 enum class Schedule { Overlapped, Serial };
 
-/// The schedule `main` ships with, the faster of the two on the H200:
-/// overlapped, except CUDA RGBA, where the overlapped kernel is slower
-/// (README, section Why).
-constexpr Schedule shipped_schedule(bool cuda, int channels) {
-  return cuda && channels == 4 ? Schedule::Serial : Schedule::Overlapped;
+/// The schedule `main` ships with at @p radius, the faster of the two on the
+/// H200: overlapped, except in RGBA in CUDA, where the overlapped kernel is
+/// slower, and in OpenCL from radius 9, where NVIDIA's compiler gives the
+/// overlapped kernel 190-201 registers a thread, so one work-group of 256 fits
+/// a compute unit instead of two (README, section Why).
+constexpr Schedule shipped_schedule(bool cuda, int channels, int radius) {
+  if (channels != 4) return Schedule::Overlapped;
+  return cuda || radius >= 9 ? Schedule::Serial : Schedule::Overlapped;
 }
 
 /// The weights as the kernels take them (OpenCL's MmaWeights: the layout must match).

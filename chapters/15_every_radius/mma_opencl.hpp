@@ -46,10 +46,9 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
     const std::string options = "-D RADIUS=" + std::to_string(p.blur.radius) +
                                 " -D CHANNELS=" + std::to_string(g.channels) + " -D TH=" + std::to_string(rows) +
                                 " -D TW=" + std::to_string(kTileWidth) + " -D WARPS=" + std::to_string(kWarps) +
-                                // NVIDIA's compiler option: at most 128 registers a thread (two groups
-                                // of 256 per compute unit). It holds the serial kernel there; the
-                                // overlapped RGBA kernel still takes 197 at radius 9-16 (README, Why).
-                                (kernel == OpenClKernel::TensorCores ? " -D NV_PTX -cl-nv-maxrregcount=128" : "") +
+                                // No -cl-nv-maxrregcount: with the group's size fixed in the kernel
+                                // (reqd_work_group_size), NVIDIA's compiler ignores that cap (README, Why).
+                                (kernel == OpenClKernel::TensorCores ? " -D NV_PTX" : "") +
                                 (schedule == Schedule::Serial && !floats ? " -D SERIAL" : "");
     k = cl.kernel(gauss::embedded::blur_mma_cl, floats ? "blur_tiles_f32" : "blur_mma", options);
     const std::size_t local_bytes = k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(cl.info.device);
