@@ -395,6 +395,34 @@ UNROLL
     }
 }
 
+/* The tile's staged output (TH rows of OUT_STRIDE bytes) to rows y0 .. of the
+ * image: 16-byte chunks inside rows that are 16-byte aligned, bytes at the edge. */
+inline void store_rows(__global uchar* restrict out, int width, int height, int pitch, int x0, int y0,
+                       __local const uchar* tile)
+{
+    const int item = get_local_id(1) * 32 + get_local_id(0);
+    const int row_bytes = width * CHANNELS;
+    const bool aligned = (pitch & 15) == 0 && ((size_t)out & 15) == 0;
+    for (int e = item; e < TH * OUT_STRIDE / 16; e += THREADS) {
+        const int r = e / (OUT_STRIDE / 16);
+        const int c = (e - r * (OUT_STRIDE / 16)) * 16;
+        const int y = y0 + r;
+        const int b0 = x0 * CHANNELS + c;
+        if (y >= height || b0 >= row_bytes) {
+            continue;
+        }
+        __global uchar* dst = out + y * pitch + b0;
+        __local const uchar* src = tile + r * OUT_STRIDE + c;
+        if (aligned && b0 + 16 <= row_bytes) {
+            *(__global uint4*)dst = *(__local const uint4*)src;
+        } else {
+            for (int b = 0; b < 16 && b0 + b < row_bytes; ++b) {
+                dst[b] = src[b];
+            }
+        }
+    }
+}
+
 /* ---- The kernel ---------------------------------------------------------------------- */
 __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_mma(
     __global const uchar* restrict in, __global uchar* restrict out, int width, int height, int pitch,
@@ -540,28 +568,8 @@ UNROLL
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        /* 5. The tile's rows to global memory: 16-byte chunks inside aligned rows, bytes at the edge. */
-        const int item = warp * 32 + lane;
-        const int row_bytes = width * CHANNELS;
-        const bool aligned = (pitch & 15) == 0;
-        for (int e = item; e < TH * OUT_STRIDE / 16; e += THREADS) {
-            const int r = e / (OUT_STRIDE / 16);
-            const int c = (e - r * (OUT_STRIDE / 16)) * 16;
-            const int y = y0 + r;
-            const int b0 = x0 * CHANNELS + c;
-            if (y >= height || b0 >= row_bytes) {
-                continue;
-            }
-            __global uchar* dst = out + y * pitch + b0;
-            __local const uchar* src = smem + OUT_OFFSET + r * OUT_STRIDE + c;
-            if (aligned && b0 + 16 <= row_bytes) {
-                *(__global uint4*)dst = *(__local const uint4*)src;
-            } else {
-                for (int b = 0; b < 16 && b0 + b < row_bytes; ++b) {
-                    dst[b] = src[b];
-                }
-            }
-        }
+        /* 5. The tile's rows to global memory. */
+        store_rows(out, width, height, pitch, x0, y0, smem + OUT_OFFSET);
     }
 }
 
@@ -569,28 +577,34 @@ UNROLL
 /* What a GPU without PTX runs (AMD, Intel, PoCL): the same planes and the same
  * two passes, each a loop of float multiply-adds, 2R + 1 per value and pass,
  * so above radius 4 or so it is bound by the multiply-add rate, not memory.
- * Built with the same options; the weights as floats (exact taps). */
+ * Built with the same options; the weights as floats (exact taps), read from
+ * the argument where they are used (a GPU keeps them in its constant bank,
+ * not in 33 registers). Each item
+ * computes 4 neighbouring values at a time from a window held in registers
+ * (every input converted to float once, not once a tap), and the tile leaves
+ * in 16-byte stores, as blur_mma's does. */
 typedef struct {
     float w[33];
 } FloatTaps;
+
+#define VROWS (TH / 16) /* output rows per item in the vertical pass: 16 items a row of 64 */
+/* The horizontal window: output columns c .. c+3 need plane columns OFFSET + c
+ * .. OFFSET + c + 3 + 2R; read as the 32-bit words that hold them. */
+#define LEAD (OFFSET % 4)                     /* bytes of the first word before the window */
+#define WINDOW_WORDS ((LEAD + 4 + 2 * RADIUS + 3) / 4)
 
 __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_tiles_f32(
     __global const uchar* restrict in, __global uchar* restrict out, int width, int height, int pitch,
     const FloatTaps taps)
 {
-    /* The planes as bytes (as blur_mma), one plane of horizontal sums as floats. */
+    /* The planes as bytes (as blur_mma); one plane of horizontal sums, 4 columns a float4. */
     __local uint4 raw_words[RAW_BYTES / 16];
-    __local float hsum[(TH + 2 * RADIUS) * TW];
+    __local float4 hsum[(TH + 2 * RADIUS) * (TW / 4)];
     __local uint4 out_words[(TH * OUT_STRIDE + 15) / 16];
     __local uint alpha_words[CHANNELS == 4 ? TH * TW / 4 : 1];
-    __local uchar* alpha_tile = (__local uchar*)alpha_words;
     __local uchar* smem = (__local uchar*)raw_words;
     __local uchar* out_tile = (__local uchar*)out_words;
     const int item = get_local_id(1) * 32 + get_local_id(0);
-    float w[TAPS];
-    for (int k = 0; k < TAPS; ++k) {
-        w[k] = taps.w[k];
-    }
     const int tiles_x = (width + TW - 1) / TW;
     const int tiles = tiles_x * ((height + TH - 1) / TH);
     uint4 words[LOADS]; /* the next tile's input, in flight (as blur_mma) */
@@ -598,67 +612,97 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_tiles_f32
         const int ty = get_group_id(0) / tiles_x;
         load_tile(in, width, height, pitch, (get_group_id(0) - ty * tiles_x) * TW, ty * TH, words);
     }
+    /* The vertical pass's item: 4 columns (a float4) of VROWS output rows. */
+    const int v_group = item / (TW / 4);
+    const int v_col = item - v_group * (TW / 4);
+    const int v_row = v_group * VROWS;
     for (int tile = get_group_id(0); tile < tiles; tile += get_num_groups(0)) {
         const int ty = tile / tiles_x;
         const int x0 = (tile - ty * tiles_x) * TW;
         const int y0 = ty * TH;
         barrier(CLK_LOCAL_MEM_FENCE);
-        store_tile(words, smem, alpha_tile);
+        store_tile(words, smem, (__local uchar*)alpha_words);
         barrier(CLK_LOCAL_MEM_FENCE);
         const int next = tile + get_num_groups(0);
         if (next < tiles) {
             const int next_ty = next / tiles_x;
             load_tile(in, width, height, pitch, (next - next_ty * tiles_x) * TW, next_ty * TH, words);
         }
+        uint packed[VROWS][4]; /* the blurred pixels, one byte per plane (as blur_mma's RGBA) */
+#pragma unroll
+        for (int i = 0; i < VROWS; ++i) {
+            packed[i][0] = packed[i][1] = packed[i][2] = packed[i][3] = 0u;
+        }
         for (int plane = 0; plane < PLANES; ++plane) {
             __local const uchar* raw_plane = smem + plane * RAW_ROWS * RAW_STRIDE;
-            /* Horizontal: 4 neighbouring columns of one row per item. */
+            /* Horizontal: 4 neighbouring columns of one row per item, from a window of
+             * 4 + 2R bytes read as words and converted once. */
             for (int e = item; e < (TH + 2 * RADIUS) * (TW / 4); e += THREADS) {
                 const int r = e / (TW / 4);
                 const int c = (e - r * (TW / 4)) * 4;
-                __local const uchar* at = raw_plane + r * RAW_STRIDE + OFFSET + c;
-                float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-                for (int k = 0; k < TAPS; ++k) {
-                    for (int q = 0; q < 4; ++q) {
-                        s[q] = fma(w[k], (float)at[k + q], s[q]);
+                __local const uint* at = (__local const uint*)(raw_plane + r * RAW_STRIDE + OFFSET - LEAD + c);
+                float x[4 * WINDOW_WORDS];
+#pragma unroll
+                for (int i = 0; i < WINDOW_WORDS; ++i) {
+                    const uint word = at[i];
+#pragma unroll
+                    for (int b = 0; b < 4; ++b) {
+                        x[4 * i + b] = (float)byte_of(word, b);
                     }
                 }
-                for (int q = 0; q < 4; ++q) {
-                    hsum[r * TW + c + q] = s[q];
+                float4 s = (float4)(0.0f);
+#pragma unroll
+                for (int k = 0; k < TAPS; ++k) {
+                    s = fma((float4)(taps.w[k]), (float4)(x[LEAD + k], x[LEAD + k + 1], x[LEAD + k + 2], x[LEAD + k + 3]),
+                            s);
                 }
+                hsum[e] = s;
             }
             barrier(CLK_LOCAL_MEM_FENCE);
-            /* Vertical: 4 neighbouring columns of one output row per item, rounded half up. */
-            for (int e = item; e < TH * (TW / 4); e += THREADS) {
-                const int r = e / (TW / 4);
-                const int c = (e - r * (TW / 4)) * 4;
-                float s[4] = {0.5f, 0.5f, 0.5f, 0.5f};
-                for (int k = 0; k < TAPS; ++k) {
-                    for (int q = 0; q < 4; ++q) {
-                        s[q] = fma(w[k], hsum[(r + k) * TW + c + q], s[q]);
+            /* Vertical: VROWS output rows of 4 columns per item; each row of sums read
+             * once and added into every output row it reaches. Rounded half up. */
+            float4 acc[VROWS];
+#pragma unroll
+            for (int i = 0; i < VROWS; ++i) {
+                acc[i] = (float4)(0.5f);
+            }
+#pragma unroll
+            for (int j = 0; j < VROWS - 1 + TAPS; ++j) {
+                const float4 row = hsum[(v_row + j) * (TW / 4) + v_col];
+#pragma unroll
+                for (int i = 0; i < VROWS; ++i) {
+                    if (j - i >= 0 && j - i < TAPS) {
+                        acc[i] = fma((float4)(taps.w[j - i]), row, acc[i]);
                     }
                 }
-                for (int q = 0; q < 4; ++q) {
-                    out_tile[r * OUT_STRIDE + (c + q) * CHANNELS + plane] = (uchar)min((uint)floor(s[q]), 255u);
-                }
             }
-            barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+            for (int i = 0; i < VROWS; ++i) {
+                const uint4 bytes = min(convert_uint4(floor(acc[i])), (uint4)(255u));
+                packed[i][0] |= bytes.x << (8 * plane);
+                packed[i][1] |= bytes.y << (8 * plane);
+                packed[i][2] |= bytes.z << (8 * plane);
+                packed[i][3] |= bytes.w << (8 * plane);
+            }
+            barrier(CLK_LOCAL_MEM_FENCE); /* the sums are free for the next plane */
         }
+        /* Stage the pixels: gray, 4 bytes a row; RGBA, 4 pixels with their alpha. */
+#pragma unroll
+        for (int i = 0; i < VROWS; ++i) {
+            const int r = v_row + i;
 #if CHANNELS == 4
-        for (int e = item; e < TH * TW; e += THREADS) {
-            const int r = e / TW;
-            const int c = e - r * TW;
-            out_tile[r * OUT_STRIDE + c * 4 + 3] = alpha_tile[e];
+            const uint alpha = alpha_words[(r * TW + 4 * v_col) / 4];
+            __local uint* pixels = (__local uint*)(out_tile + r * OUT_STRIDE + 16 * v_col);
+#pragma unroll
+            for (int q = 0; q < 4; ++q) {
+                pixels[q] = packed[i][q] | byte_of(alpha, q) << 24;
+            }
+#else
+            *(__local uint*)(out_tile + r * OUT_STRIDE + 4 * v_col) =
+                packed[i][0] | packed[i][1] << 8 | packed[i][2] << 16 | packed[i][3] << 24;
+#endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-#endif
-        const int row_bytes = width * CHANNELS;
-        for (int e = item; e < TH * OUT_STRIDE; e += THREADS) {
-            const int r = e / OUT_STRIDE;
-            const int c = e - r * OUT_STRIDE;
-            if (y0 + r < height && x0 * CHANNELS + c < row_bytes) {
-                out[(y0 + r) * pitch + x0 * CHANNELS + c] = out_tile[r * OUT_STRIDE + c];
-            }
-        }
+        store_rows(out, width, height, pitch, x0, y0, out_tile);
     }
 }
