@@ -107,13 +107,18 @@ inline void radius_sweep(gauss::SectionContext& context, const gauss::Chapter& c
   if (context.cuda != nullptr)
     cuda_fma = chapter14::cuda_roofs(*context.cuda, context.cuda_copy_gbps, roof_settings).fma_per_s;
 #endif
+  // On NVIDIA's platform OpenCL's `main` is the tensor-core kernel, and the
+  // portable one runs beside it; elsewhere `main` is the portable kernel.
+  const bool opencl_ptx = context.opencl != nullptr && mma::has_ptx(*context.opencl);
   for (const char* name : {"main", "main_rgba"}) {
     const std::string before = std::string("ch14_") + name;
+    const std::string portable = name == std::string("main") ? "portable" : "portable_rgba";
     struct Point {
       gauss::Api api;
       int radius;
-      gauss::VariantResult copy, result, earlier;
+      gauss::VariantResult copy, result, earlier, portable;
       double roof_ms;
+      bool with_portable;  // OpenCL on NVIDIA's platform only
     };
     std::vector<Point> points;
     const gauss::Image input =
@@ -128,7 +133,10 @@ inline void radius_sweep(gauss::SectionContext& context, const gauss::Chapter& c
                 runner.copy(settings),
                 runner.run(*chapter.find(name, api), blur, reference, settings),
                 runner.run(*chapter.find(before, api), blur, reference, settings),
-                0};
+                {},
+                0,
+                api == gauss::Api::OpenCL && opencl_ptx};
+        if (p.with_portable) p.portable = runner.run(*chapter.find(portable, api), blur, reference, settings);
         const double fma_ms = fma_rate > 0 ? 1e3 * values * 2 * (2 * radius + 1) / fma_rate : 0;
         p.roof_ms = std::max(p.copy.time.median_ms, fma_ms);
         points.push_back(std::move(p));
@@ -155,6 +163,8 @@ inline void radius_sweep(gauss::SectionContext& context, const gauss::Chapter& c
                           {"x previous"},
                           {(before + " ms").c_str()},
                           {"% of roof"},
+                          {(portable + " ms").c_str()},
+                          {"% of roof"},
                           {"status", gauss::Table::Align::Left}});
       double previous = 0;
       bool any = false;
@@ -162,7 +172,8 @@ inline void radius_sweep(gauss::SectionContext& context, const gauss::Chapter& c
         if (p.api != api) continue;
         any = true;
         const double ms = p.result.time.median_ms;
-        const bool ok = p.result.ok() && p.earlier.ok() && p.copy.ok();
+        const bool with_portable = p.with_portable;
+        const bool ok = p.result.ok() && p.earlier.ok() && p.copy.ok() && (!with_portable || p.portable.ok());
         if (!ok) context.failed = true;
         const double fma_ms = p.roof_ms > p.copy.time.median_ms ? p.roof_ms : 0;
         table.add_row({std::to_string(p.radius), gauss::sections::format_ms(p.copy.time.median_ms),
@@ -171,7 +182,13 @@ inline void radius_sweep(gauss::SectionContext& context, const gauss::Chapter& c
                        previous > 0 ? gauss::format_fixed(ms / previous, 2) : "-",
                        gauss::sections::format_ms(p.earlier.time.median_ms),
                        gauss::format_fixed(100.0 * p.roof_ms / p.earlier.time.median_ms, 1),
-                       ok ? "ok" : (p.result.error.empty() ? p.result.comparison.summary() : p.result.error)});
+                       with_portable ? gauss::sections::format_ms(p.portable.time.median_ms) : "-",
+                       with_portable ? gauss::format_fixed(100.0 * p.roof_ms / p.portable.time.median_ms, 1) : "-",
+                       ok                ? "ok"
+                       : !p.result.ok()  ? name + (": " + gauss::lesson::status_of(p.result))
+                       : !p.earlier.ok() ? before + ": " + gauss::lesson::status_of(p.earlier)
+                       : !p.copy.ok()    ? "copy: " + gauss::lesson::status_of(p.copy)
+                                         : portable + ": " + gauss::lesson::status_of(p.portable)});
         previous = ms;
         std::string device;
         if (api == gauss::Api::OpenCL) device = context.opencl->info.name;
@@ -180,6 +197,8 @@ inline void radius_sweep(gauss::SectionContext& context, const gauss::Chapter& c
 #endif
         context.rows.push_back(sweep_row(name, p.radius, api, device, input, p.result, p.copy));
         context.rows.push_back(sweep_row(before, p.radius, api, device, input, p.earlier, p.copy));
+        if (with_portable)
+          context.rows.push_back(sweep_row(portable, p.radius, api, device, input, p.portable, p.copy));
         gauss::TimingStats roof;
         roof.median_ms = roof.min_ms = roof.max_ms = p.roof_ms;
         gauss::ResultRow roof_row =
