@@ -578,11 +578,10 @@ UNROLL
  * two passes, each a loop of float multiply-adds, 2R + 1 per value and pass,
  * so above radius 4 or so it is bound by the multiply-add rate, not memory.
  * Built with the same options; the weights as floats (exact taps), read from
- * the argument where they are used (a GPU keeps them in its constant bank,
- * not in 33 registers). Each item
- * computes 4 neighbouring values at a time from a window held in registers
- * (every input converted to float once, not once a tap), and the tile leaves
- * in 16-byte stores, as blur_mma's does. */
+ * the argument where they are used rather than copied into 33 registers.
+ * Each item computes 4 neighbouring values at a time from a window held in
+ * registers (every input converted to float once, not once a tap), and the
+ * tile leaves in 16-byte stores, as blur_mma's does. */
 typedef struct {
     float w[33];
 } FloatTaps;
