@@ -61,7 +61,7 @@ enum class Schedule { Overlapped, Serial };
 /// The schedule `main` ships with at @p radius, the faster of the two on the
 /// H200: overlapped, except in RGBA in CUDA, where the overlapped kernel is
 /// slower, and in OpenCL from radius 9, where NVIDIA's compiler gives the
-/// overlapped kernel 190-201 registers a thread, so one work-group of 256 fits
+/// overlapped kernel 190-203 registers a thread, so one work-group of 256 fits
 /// a compute unit instead of two (README, section Why).
 constexpr Schedule shipped_schedule(bool cuda, int channels, int radius) {
   if (channels != 4) return Schedule::Overlapped;
