@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 #include "blur_mma_plan.hpp"
 #include "chapter_checks.hpp"
@@ -30,18 +31,32 @@ const gauss::Chapter& chapter() {
 
 const std::vector<BlurSpec> kBlurs{{0.5, 1}, {1.0, 2}, {1.7, 5}, {3.0, 9}, {0.8, 13}, {5.3, 16}};
 
-void check_mma(const char* api, const char* size, const BlurSpec& blur) {
+// Runs one section of the chapter; it must exit 0 and print no MISMATCH.
+// Returns what it printed.
+std::string run_section(const std::vector<std::string>& words) {
   std::string printed;
-  const std::string radius = std::to_string(blur.radius);
-  const std::string sigma = std::to_string(blur.sigma);
-  const int status =
-      gauss::test::run_captured(chapter(),
-                                {"15_every_radius", "--api", api, "--variant", "mma_check", "--size", size, "--radius",
-                                 radius.c_str(), "--sigma", sigma.c_str(), "--repeat", "1", "--warmup", "0"},
-                                printed);
+  const int status = gauss::test::run_captured(chapter(), words, printed);
   INFO(printed);
   CHECK(status == 0);
   CHECK(printed.find("MISMATCH") == std::string::npos);
+  return printed;
+}
+
+void check_mma(const char* api, const char* size, const BlurSpec& blur) {
+  run_section({"15_every_radius", "--api", api, "--variant", "mma_check", "--size", size, "--radius",
+               std::to_string(blur.radius), "--sigma", std::to_string(blur.sigma), "--repeat", "1", "--warmup", "0"});
+}
+
+// The section `overlap` runs both schedules of the tensor-core kernel (the
+// next tile's loads in flight during the passes, or waited for before them)
+// at radius 2, 8 and 16, each checked against the reference: `main` ships one
+// schedule per API and format, so this is where the other is checked. On the
+// GPU at two awkward sizes; on the CPU it only says that it needs a GPU.
+void check_overlap(const char* api, const char* size, const char* expected) {
+  const std::string printed = run_section(
+      {"15_every_radius", "--api", api, "--variant", "overlap", "--size", size, "--repeat", "1", "--warmup", "0"});
+  INFO(printed);
+  CHECK(printed.find(expected) != std::string::npos);
 }
 
 }  // namespace
@@ -77,23 +92,6 @@ TEST_CASE("15_every_radius: the tensor-core kernel at every radius (CUDA)", "[ch
     check_mma("cuda", "131x70", {radius / 3.0 + 0.3, radius});
     check_mma("cuda", "1000x67", {radius / 3.0 + 0.3, radius});
   }
-}
-
-// The section `overlap` runs both schedules of the tensor-core kernel (the
-// next tile's loads in flight during the passes, or waited for before them)
-// at radius 2, 8 and 16, each checked against the reference: `main` ships one
-// schedule per API and format, so this is where the other is checked. On the
-// GPU at two awkward sizes; on the CPU it only says that it needs a GPU.
-void check_overlap(const char* api, const char* size, const char* expected) {
-  std::string printed;
-  const int status = gauss::test::run_captured(
-      chapter(),
-      {"15_every_radius", "--api", api, "--variant", "overlap", "--size", size, "--repeat", "1", "--warmup", "0"},
-      printed);
-  INFO(printed);
-  CHECK(status == 0);
-  CHECK(printed.find("MISMATCH") == std::string::npos);
-  CHECK(printed.find(expected) != std::string::npos);
 }
 
 TEST_CASE("15_every_radius: the section overlap without a GPU", "[ch15][opencl]") {
