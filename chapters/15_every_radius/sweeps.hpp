@@ -172,8 +172,7 @@ inline void radius_sweep(gauss::SectionContext& context, const gauss::Chapter& c
         if (p.api != api) continue;
         any = true;
         const double ms = p.result.time.median_ms;
-        const bool with_portable = p.with_portable;
-        const bool ok = p.result.ok() && p.earlier.ok() && p.copy.ok() && (!with_portable || p.portable.ok());
+        const bool ok = p.result.ok() && p.earlier.ok() && p.copy.ok() && (!p.with_portable || p.portable.ok());
         if (!ok) context.failed = true;
         const double fma_ms = p.roof_ms > p.copy.time.median_ms ? p.roof_ms : 0;
         table.add_row({std::to_string(p.radius), gauss::sections::format_ms(p.copy.time.median_ms),
@@ -182,8 +181,8 @@ inline void radius_sweep(gauss::SectionContext& context, const gauss::Chapter& c
                        previous > 0 ? gauss::format_fixed(ms / previous, 2) : "-",
                        gauss::sections::format_ms(p.earlier.time.median_ms),
                        gauss::format_fixed(100.0 * p.roof_ms / p.earlier.time.median_ms, 1),
-                       with_portable ? gauss::sections::format_ms(p.portable.time.median_ms) : "-",
-                       with_portable ? gauss::format_fixed(100.0 * p.roof_ms / p.portable.time.median_ms, 1) : "-",
+                       p.with_portable ? gauss::sections::format_ms(p.portable.time.median_ms) : "-",
+                       p.with_portable ? gauss::format_fixed(100.0 * p.roof_ms / p.portable.time.median_ms, 1) : "-",
                        ok                ? "ok"
                        : !p.result.ok()  ? name + (": " + gauss::lesson::status_of(p.result))
                        : !p.earlier.ok() ? before + ": " + gauss::lesson::status_of(p.earlier)
@@ -197,7 +196,7 @@ inline void radius_sweep(gauss::SectionContext& context, const gauss::Chapter& c
 #endif
         context.rows.push_back(sweep_row(name, p.radius, api, device, input, p.result, p.copy));
         context.rows.push_back(sweep_row(before, p.radius, api, device, input, p.earlier, p.copy));
-        if (with_portable)
+        if (p.with_portable)
           context.rows.push_back(sweep_row(portable, p.radius, api, device, input, p.portable, p.copy));
         gauss::TimingStats roof;
         roof.median_ms = roof.min_ms = roof.max_ms = p.roof_ms;
