@@ -1,7 +1,8 @@
 // Chapter 11: the packed-half strips on the images that push half-precision
 // sums to their ends, on the golden photos, on awkward sizes at radii 1 to 3
-// (radius 2 is the packed path, 1 and 3 chapter 10's float fallback), and the
-// error bound that licenses the path, term by term.
+// (radius 1 and 2, at sigma 0.8, 1 and 2, are the packed path, each with its
+// own weights; 3 is chapter 10's float fallback), and the error bound that
+// licenses the path, term by term.
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -37,8 +38,8 @@ void check_extremes(const std::string& variant, Api api) {
   gauss::test::check_on_extreme_images(chapter(), variant, api, kExtremeSizes);
 }
 
-// The extremes, the goldens, and awkward sizes at the packed path's radius
-// and on each side of it (the fallback).
+// The extremes, the goldens, and awkward sizes at the packed path's radii
+// (three sets of weights) and above them (the fallback).
 void check_packed_half_variants(Api api, std::initializer_list<const char*> variants) {
   for (const char* variant : variants) {
     check_extremes(variant, api);
@@ -86,22 +87,53 @@ TEST_CASE("11_packed_halves: the error bound of sigma 1's half weights", "[ch11]
   CHECK(bound.total < 0.52);
   CHECK(bound.holds());
   // The weights the kernel gets are these, as half-float bit patterns.
-  const auto weights = half2::half2_weights(2, gauss::gaussian_taps({1.0, 2}));
+  const auto weights = half2::half2_weights({1.0, 2});
   REQUIRE(weights.has_value());
   CHECK(weights->w0 == 0x2af82af8u);       // 223/4096 in both halves
   CHECK(weights->minus_k == 0xe19ce19cu);  // -718: 1024 (w0 + w1 + w2)
 }
 
-// A blur whose bound fails is refused: sigma 1's half weights are 97 levels
-// from a sigma-3 blur's; half weights that are not halves prove nothing.
-TEST_CASE("11_packed_halves: blurs whose bound fails, or that it does not cover, are refused", "[ch11]") {
-  const half2::ErrorBound sigma3 = half2::half2_error_bound(half2::kSigma1Taps, exact_weights({3.0, 2}));
-  CHECK(sigma3.quantisation > 1.0);
-  CHECK_FALSE(sigma3.holds());
-  CHECK_FALSE(half2::half2_weights(2, gauss::gaussian_taps({3.0, 2})).has_value());
-  CHECK_FALSE(half2::half2_weights(2, gauss::gaussian_taps({1.1, 2})).has_value());
-  CHECK_FALSE(half2::half2_weights(1, gauss::gaussian_taps({0.8, 1})).has_value());
-  CHECK_FALSE(half2::half2_weights(3, gauss::gaussian_taps({1.0, 3})).has_value());
+// The weights are chosen per blur: sigma 1's search lands on kSigma1Taps (the
+// numbers the chapter proves by hand); other radius-2 and radius-1 blurs get
+// weights of their own, exact halves summing to 1, whose bound holds, and the
+// path takes them; sigma 1's weights would be 97 levels from a sigma-3 blur's.
+TEST_CASE("11_packed_halves: half weights are chosen for every radius-1 and -2 blur, and proven", "[ch11]") {
+  const half2::HalfTaps sigma1 = half2::choose_half_taps(exact_weights({1.0, 2}));
+  CHECK(sigma1.w0 * 4096 == 223);
+  CHECK(sigma1.w1 * 4096 == 1001);
+  CHECK(sigma1.w2 * 4096 == 1648);
+  CHECK_FALSE(half2::half2_error_bound(half2::kSigma1Taps, exact_weights({3.0, 2})).holds());
+  for (const BlurSpec blur : {BlurSpec{0.3, 1}, BlurSpec{0.8, 1}, BlurSpec{5.0, 1}, BlurSpec{0.5, 2},
+                              BlurSpec{0.667, 2}, BlurSpec{1.5, 2}, BlurSpec{3.0, 2}, BlurSpec{100.0, 2}}) {
+    INFO("sigma " << blur.sigma << " radius " << blur.radius);
+    const auto exact = half2::radius2_weights(blur);
+    REQUIRE(exact.has_value());
+    if (blur.radius == 1) CHECK(((*exact)[0] == 0.0 && (*exact)[4] == 0.0));
+    const half2::HalfTaps taps = half2::choose_half_taps(*exact);
+    CHECK(2 * taps.w0 + 2 * taps.w1 + taps.w2 == 1.0);
+    if (blur.radius == 1) CHECK(taps.w0 == 0.0);
+    const half2::ErrorBound bound = half2::half2_error_bound(taps, *exact);
+    CHECK(bound.exact);
+    CHECK(bound.total < 0.7);  // 0.29 - 0.64 over these blurs
+    CHECK(bound.holds());
+    CHECK(half2::half2_weights(blur).has_value());
+  }
+  // Radius 1's float taps in radius 2's layout: the three taps in the middle.
+  const gauss::GaussTaps taps1 = gauss::gaussian_taps({0.8, 1});
+  const gauss::GaussTaps padded = half2::radius2_taps({0.8, 1}, taps1);
+  CHECK(padded.w[0] == 0.0f);
+  CHECK(padded.w[1] == taps1.w[0]);
+  CHECK(padded.w[2] == taps1.w[1]);
+  CHECK(padded.w[3] == taps1.w[2]);
+  CHECK(padded.w[4] == 0.0f);
+}
+
+// What the path refuses: radius 3 and up (its order of operations is
+// radius 2's); half weights that are not halves prove nothing.
+TEST_CASE("11_packed_halves: blurs it does not cover, and weights that are not halves, are refused", "[ch11]") {
+  CHECK_FALSE(half2::radius2_weights({1.0, 3}).has_value());
+  CHECK_FALSE(half2::half2_weights({1.0, 3}).has_value());
+  CHECK_FALSE(half2::half2_weights({5.0, 16}).has_value());
   // Sigma 1's own taps, not rounded to halves: nothing is proven.
   const half2::HalfTaps too_fine{0.0544886850, 0.2442013420, 0.4026199470};
   CHECK_FALSE(half2::half2_error_bound(too_fine, exact_weights({1.0, 2})).holds());
@@ -120,6 +152,13 @@ TEST_CASE("11_packed_halves: section error_bound prints the terms and whether th
   status = gauss::test::run_captured(chapter(),
                                      {"11_packed_halves", "--api", "opencl", "--variant", "error_bound", "--size",
                                       "16x8", "--sigma", "2", "--radius", "2"},
+                                     printed);
+  CHECK(status == 0);
+  CHECK(printed.find("half weights 625/4096, 909/4096, 1028/4096, exact in half: yes") != std::string::npos);
+  CHECK(printed.find("taken: main and main_rgba") != std::string::npos);
+  status = gauss::test::run_captured(chapter(),
+                                     {"11_packed_halves", "--api", "opencl", "--variant", "error_bound", "--size",
+                                      "16x8", "--sigma", "1", "--radius", "3"},
                                      printed);
   CHECK(status == 0);
   CHECK(printed.find("not taken") != std::string::npos);

@@ -1,9 +1,9 @@
 // Chapter 12: the packed-half strips with their rows ahead brought into
 // shared (local) memory, and the same with the stack frame, against the
 // golden photos, the images where half-precision sums could wrap (black,
-// white, 0/255 patterns), and the awkward sizes at radius 1 to 3 (radius 2
-// with sigma 1 is the packed-half path; 1 and 3 fall back to chapter 10's
-// float kernel). The lanes at an image's edge gather their bytes and store
+// white, 0/255 patterns), and the awkward sizes at radius 1 to 3 (radius 1
+// and 2 are the packed-half path, each with its own half weights; 3 falls
+// back to chapter 10's float kernel). The lanes at an image's edge gather their bytes and store
 // them into their slot by hand, so ragged sizes and the clamped top and
 // bottom rows are the cases to check.
 #include <catch2/catch.hpp>
@@ -39,7 +39,7 @@ void check_extremes(const std::string& variant, Api api) {
 }
 
 // Each variant in one API: the extremes, the goldens, and the awkward sizes
-// at the packed-half radius and the float fallback's on each side.
+// at the packed-half radii and the float fallback's above them.
 void check_variants(Api api, std::initializer_list<const char*> variants) {
   for (const char* variant : variants) {
     check_extremes(variant, api);

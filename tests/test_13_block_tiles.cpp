@@ -1,7 +1,8 @@
 // Chapter 13: the packed-half block tiles against the golden photos, the
 // images where half-precision sums could wrap (black, white, 0/255
-// patterns), and the awkward sizes at radius 1 to 3 (radius 2 with sigma 1
-// is the tile; 1 and 3 fall back to chapter 10's float kernel). A tile's
+// patterns), and the awkward sizes at radius 1 to 3 (radius 1 and 2 are the
+// tile, each with its own half weights; 3 falls back to chapter 10's float
+// kernel). A tile's
 // chunks come three ways (copied inside an aligned row, the edge pixel
 // repeated wholly outside it, gathered byte by byte across the edge or in
 // unaligned rows), so the widths below put every kind in play.
@@ -39,7 +40,7 @@ void check_extremes(const std::string& variant, Api api) {
 }
 
 // Each variant in one API: the extremes, the goldens, and the awkward sizes
-// at the packed-half radius and the float fallback's on each side.
+// at the packed-half radii and the float fallback's above them.
 void check_variants(Api api, std::initializer_list<const char*> variants) {
   for (const char* variant : variants) {
     check_extremes(variant, api);

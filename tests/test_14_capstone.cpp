@@ -1,7 +1,8 @@
 // Chapter 14: the overlapped kernel against the golden photos, the images
 // where half-precision sums could wrap (black, white, 0/255 patterns), and the
-// awkward sizes at radius 1 to 3 (radius 2 is the overlapped kernel; 1 and 3
-// fall back to chapter 10's float kernel). A warp walks a segment of 36 rows
+// awkward sizes at radius 1 to 3 (radius 1 and 2, at sigma 0.8, 1 and 1.4,
+// are the overlapped kernel with their own half weights; 3 falls back to
+// chapter 10's float kernel). A warp walks a segment of 36 rows
 // in stages of 5, so heights that cut a segment or a stage short, widths whose
 // last strip pokes past the edge, and unaligned rows (every lane byte by byte)
 // are all here. Every shape and every build of the ablation is checked by

@@ -275,7 +275,7 @@ void launch_half2(const std::uint8_t* in, std::uint8_t* out, const gauss::Proble
 }  // namespace
 
 bool launch_blur_half2(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem, cudaStream_t stream) {
-  const auto hw = half2::half2_weights(problem.blur.radius, problem.taps);
+  const auto hw = half2::half2_weights(problem.blur);
   if (!hw) return false;
   if (problem.image.channels == 4)
     launch_half2<4>(in, out, problem, *hw, stream);

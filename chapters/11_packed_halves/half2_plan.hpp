@@ -24,15 +24,20 @@
 //    (Near 0 and 255 the sums are small or their deficit from 255 is, so no
 //    output wraps past 0 or 255; the tests' black, white and 0/255
 //    checkerboard images check it.)
-// Other blurs would need their own weight search and bound, so they take
-// chapter 10's float kernel: half2_weights() returns nothing for them.
+// Other blurs of radius 1 or 2 get their own weights the same way
+// (choose_half_taps: the multiples of 1/4096 near their taps whose bound is
+// smallest; radius 1 as radius 2 with outer taps 0) and their own bound, and
+// take the path only where it holds; larger radii take chapter 10's float
+// kernel: half2_weights() returns nothing for them.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "gauss/blur.hpp"
 #include "ring_plan.hpp"  // chapter 10's plan: the packed-half strips keep its block of warps
@@ -173,15 +178,57 @@ inline std::uint32_t half_bits(double value) {
 /// Two halves in one word: @p low in bits 0-15, @p high in bits 16-31.
 inline std::uint32_t half_pair(double low, double high) { return half_bits(low) | half_bits(high) << 16; }
 
+/// The blur's exact weights at offsets -2 .. 2, radius 1's with outer taps
+/// 0 (the kernels' five taps then sum the same three pixels), or nothing
+/// above radius 2.
+inline std::optional<std::array<double, 5>> radius2_weights(const gauss::BlurSpec& blur) {
+  if (blur.radius < 1 || blur.radius > 2) return std::nullopt;
+  const std::vector<double> w = gauss::gaussian_weights(blur);
+  if (blur.radius == 2) return std::array<double, 5>{w[0], w[1], w[2], w[3], w[4]};
+  return std::array<double, 5>{0.0, w[0], w[1], w[2], 0.0};
+}
+
+/// The float taps of a radius-1 or -2 blur in radius 2's layout (index k +
+/// 2 for offset k), for the kernels whose five taps are fixed; larger radii
+/// keep their own.
+inline gauss::GaussTaps radius2_taps(const gauss::BlurSpec& blur, const gauss::GaussTaps& taps) {
+  if (blur.radius != 1) return taps;
+  gauss::GaussTaps padded{};
+  for (int k = 0; k < 3; ++k) padded.w[k + 1] = taps.w[k];
+  return padded;
+}
+
+/// The half weights for the exact weights @p exact (offsets -2 .. 2): among
+/// the multiples of 1/4096 within 3 of each outer tap's, w2 = 1 - 2 w0 - 2 w1
+/// so that they sum to exactly 1, the exact halves whose error bound is the
+/// smallest (a zero outer tap stays zero). For sigma 1 this is kSigma1Taps.
+inline HalfTaps choose_half_taps(const std::array<double, 5>& exact) {
+  const long r0 = std::lround(exact[0] * 4096), r1 = std::lround(exact[1] * 4096);
+  HalfTaps best{0, 0, 1};
+  double best_total = -1;
+  for (long n0 = exact[0] == 0.0 ? 0 : std::max(0L, r0 - 3); n0 <= (exact[0] == 0.0 ? 0 : r0 + 3); ++n0)
+    for (long n1 = std::max(0L, r1 - 3); n1 <= r1 + 3; ++n1) {
+      const long n2 = 4096 - 2 * n0 - 2 * n1;
+      if (n2 < 0) continue;
+      const HalfTaps taps{n0 / 4096.0, n1 / 4096.0, n2 / 4096.0};
+      const ErrorBound bound = half2_error_bound(taps, exact);
+      if (bound.exact && (best_total < 0 || bound.total < best_total)) {
+        best = taps;
+        best_total = bound.total;
+      }
+    }
+  return best;
+}
+
 /// The packed-half weights for @p blur, or nothing where the half path's
-/// error bound is not proven: any blur but radius 2 with sigma 1's taps (the
-/// bound of sigma 1's half weights is computed once, and must hold).
-inline std::optional<HalfWeights> half2_weights(int radius, const gauss::GaussTaps& taps) {
-  static const bool proven = half2_error_bound(kSigma1Taps, kSigma1Exact).holds();
-  if (radius != 2 || !proven) return std::nullopt;
-  for (int k = 0; k < 5; ++k)
-    if (std::fabs(taps.w[k] - kSigma1Exact[static_cast<std::size_t>(k)]) > 1e-6) return std::nullopt;
-  const double w0 = kSigma1Taps.w0, w1 = kSigma1Taps.w1, w2 = kSigma1Taps.w2, k = 1024.0 * (w0 + w1 + w2);
+/// error bound is not proven: radius 3 and up, or a blur whose chosen half
+/// weights' bound does not hold.
+inline std::optional<HalfWeights> half2_weights(const gauss::BlurSpec& blur) {
+  const auto exact = radius2_weights(blur);
+  if (!exact) return std::nullopt;
+  const HalfTaps taps = choose_half_taps(*exact);
+  if (!half2_error_bound(taps, *exact).holds()) return std::nullopt;
+  const double w0 = taps.w0, w1 = taps.w1, w2 = taps.w2, k = 1024.0 * (w0 + w1 + w2);
   return HalfWeights{half_pair(w0, w0),  half_pair(w1, w1),  half_pair(w2, w2),  half_pair(-k, -k),
                      half_pair(w0, 0.0), half_pair(w1, 0.0), half_pair(w2, 1.0), half_pair(-k, -1024.0)};
 }

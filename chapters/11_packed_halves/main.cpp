@@ -13,9 +13,10 @@
 //   - adding 1024 (HADD2) rounds each sum to an integer in its low byte.
 //
 // Half floats carry 11 significant bits, so the weights are chosen, not
-// rounded, and the error is proven below one level for the blur it serves,
-// radius 2 with sigma 1's taps (half2_plan.hpp: half2_error_bound, and the
-// section `error_bound` prints its terms). Every other blur runs chapter 10's
+// rounded, and the error is proven below one level for each blur it serves:
+// radius 2 (sigma 1's taps are the benchmark's) and radius 1 as radius 2 with
+// outer taps 0 (half2_plan.hpp: choose_half_taps, half2_error_bound; the
+// section `error_bound` prints the terms). Larger radii run chapter 10's
 // float kernel.
 //
 // OpenCL C has neither half arithmetic on NVIDIA's platform nor shuffles, so
@@ -59,7 +60,7 @@ bool nvidia_platform(const gauss::OpenClSession& cl) {
 // blur_half2.cl where half2_plan.hpp proves the bound, chapter 10's float
 // kernel elsewhere. The shape is baked into the program with -D options.
 gauss::OpenClLaunch half2_opencl_with(gauss::OpenClSession& cl, const gauss::Problem& p, bool ptx) {
-  const auto weights = half2::half2_weights(p.blur.radius, p.taps);
+  const auto weights = half2::half2_weights(p.blur);
   if (!weights) return ring::opencl_setup(cl, p);
   const gauss::ImageGeometry g = p.image;
   const int nb = half2::half2_lane_bytes(g.channels);
@@ -104,18 +105,19 @@ gauss::CudaLaunch half2_cuda(const gauss::Problem& p) {
 void error_bound(gauss::SectionContext& context) {
   std::ostream& out = context.out;
   const gauss::BlurSpec& blur = context.blur;
-  const bool taken = half2::half2_weights(blur.radius, gauss::gaussian_taps(blur)).has_value();
+  const bool taken = half2::half2_weights(blur).has_value();
   out << "packed halves for " << gauss::describe(blur) << ":\n";
-  if (blur.radius != 2) {
+  const auto exact = half2::radius2_weights(blur);
+  if (!exact) {
     out << "  not taken: out_row's order of operations is radius 2's (5 taps); radius " << blur.radius
-        << " would need its own weights and bound. Chapter 10's float kernel runs.\n";
+        << " would need its own order of operations and bound. Chapter 10's float kernel runs.\n";
     return;
   }
-  const std::vector<double> w = gauss::gaussian_weights(blur);
-  const half2::ErrorBound bound = half2::half2_error_bound(half2::kSigma1Taps, {w[0], w[1], w[2], w[3], w[4]});
+  const half2::HalfTaps taps = half2::choose_half_taps(*exact);
+  const half2::ErrorBound bound = half2::half2_error_bound(taps, *exact);
   char line[160];
-  std::snprintf(line, sizeof line, "  half weights %.0f/4096, %.0f/4096, %.0f/4096 (sigma 1's), exact in half: %s\n",
-                half2::kSigma1Taps.w0 * 4096, half2::kSigma1Taps.w1 * 4096, half2::kSigma1Taps.w2 * 4096,
+  std::snprintf(line, sizeof line, "  half weights %.0f/4096, %.0f/4096, %.0f/4096%s, exact in half: %s\n",
+                taps.w0 * 4096, taps.w1 * 4096, taps.w2 * 4096, blur.radius == 1 ? " (radius 1: w0 = 0)" : "",
                 bound.exact ? "yes" : "no");
   out << line;
   auto terms = [&](const char* what, const double* first, int count) {
@@ -138,8 +140,7 @@ void error_bound(gauss::SectionContext& context) {
                 bound.holds() ? "every output within one level of the reference" : "nothing proven");
   out << line;
   out << (taken ? "  taken: main and main_rgba sum in packed halves\n"
-                : "  not taken: the packed path serves radius 2 with sigma 1's taps only; chapter 10's float kernel "
-                  "runs\n");
+                : "  not taken: the bound does not hold; chapter 10's float kernel runs\n");
 }
 
 }  // namespace
@@ -150,7 +151,7 @@ gauss::Chapter make_chapter() {
   // --- The main line's step, first: chapter 10's strips, summed in packed halves -----
   const char* gray =
       "main line: chapter 10's warp strips summed in packed halves (HFMA2), 8-byte lanes, 8 rows, "
-      "4 ahead; radius 2 with sigma 1, else chapter 10's main";
+      "4 ahead; radius 1 and 2 where the half weights' bound holds, else chapter 10's main";
   const char* rgba = "main line on RGBA: the same, 16-byte lanes, 16 rows, alpha carried by its own taps (0, 0, 1)";
   chapter.add_opencl("main", gray, half2_opencl).line = "main";
   gauss::Variant& main_rgba_opencl = chapter.add_opencl("main_rgba", rgba, half2_opencl);

@@ -312,7 +312,7 @@ void launch_async(const std::uint8_t* in, std::uint8_t* out, const gauss::Proble
 }  // namespace
 
 bool launch_blur_async(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem, cudaStream_t stream) {
-  const auto hw = half2::half2_weights(problem.blur.radius, problem.taps);
+  const auto hw = half2::half2_weights(problem.blur);
   if (!hw) return false;
   if (problem.image.channels == 4)
     launch_async<4, false>(in, out, problem, *hw, stream);
@@ -323,7 +323,7 @@ bool launch_blur_async(const std::uint8_t* in, std::uint8_t* out, const gauss::P
 
 bool launch_blur_async_stack_frame(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem,
                                    cudaStream_t stream) {
-  const auto hw = half2::half2_weights(problem.blur.radius, problem.taps);
+  const auto hw = half2::half2_weights(problem.blur);
   if (!hw) return false;
   if (problem.image.channels == 4)
     launch_async<4, true>(in, out, problem, *hw, stream);

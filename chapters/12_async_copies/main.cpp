@@ -48,7 +48,7 @@ bool use_ptx(const gauss::OpenClSession& cl) { return cl.info.platform_name.find
 // proven (radius 2, sigma 1), chapter 10's float kernel for every other blur.
 // The shape is baked into the program with -D options, so its loops unroll.
 gauss::OpenClLaunch async_opencl_with(gauss::OpenClSession& cl, const gauss::Problem& p, bool stack_frame) {
-  const auto weights = half2::half2_weights(p.blur.radius, p.taps);
+  const auto weights = half2::half2_weights(p.blur);
   if (!weights) return ring::opencl_setup(cl, p);
   const gauss::ImageGeometry g = p.image;
   const int nb = async::lane_bytes(g.channels);

@@ -342,7 +342,7 @@ const char* tile_shape_name(int channels, int shape) {
 
 bool launch_blur_tile_shape(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem, int shape,
                             cudaStream_t stream) {
-  const auto hw = half2::half2_weights(problem.blur.radius, problem.taps);
+  const auto hw = half2::half2_weights(problem.blur);
   if (!hw) return false;
   (problem.image.channels == 4 ? kRgbaTileShapes : kGrayTileShapes)[shape].launch(in, out, problem, *hw, stream);
   return true;

@@ -49,7 +49,7 @@ bool use_ptx(const gauss::OpenClSession& cl) { return cl.info.platform_name.find
 // @p rows output rows per item, where the packed halves' error bound is
 // proven (radius 2, sigma 1); chapter 10's float kernel for every other blur.
 gauss::OpenClLaunch tile_opencl_shaped(gauss::OpenClSession& cl, const gauss::Problem& p, int lane_bytes, int rows) {
-  const auto weights = half2::half2_weights(p.blur.radius, p.taps);
+  const auto weights = half2::half2_weights(p.blur);
   if (!weights) return ring::opencl_setup(cl, p);
   const gauss::ImageGeometry g = p.image;
   const int nb = lane_bytes;

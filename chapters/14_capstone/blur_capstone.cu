@@ -655,14 +655,16 @@ void launch_shape(const std::uint8_t* in, std::uint8_t* out, const gauss::Proble
     // cp.async copies 16-byte chunks: rows must start on 16-byte boundaries.
     const bool aligned = g.pitch % 16 == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
                          reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-    blur_tiles<K><<<grid, block, 0, stream>>>(in, out, g.width, g.height, g.pitch, aligned, hw, p.taps);
+    blur_tiles<K><<<grid, block, 0, stream>>>(in, out, g.width, g.height, g.pitch, aligned, hw,
+                                              half2::radius2_taps(p.blur, p.taps));
   } else {
     const int strips = capstone::strips(g.width * C, K::NB);
     const int items = strips * capstone::segments(g.height, K::kSegment);
     const dim3 grid((items + kWarps - 1) / kWarps);
     const bool aligned = g.pitch % K::NB == 0 && reinterpret_cast<std::uintptr_t>(in) % K::NB == 0 &&
                          reinterpret_cast<std::uintptr_t>(out) % K::NB == 0;
-    blur_stream<K><<<grid, block, 0, stream>>>(in, out, g.width, g.height, g.pitch, aligned, strips, hw, p.taps);
+    blur_stream<K><<<grid, block, 0, stream>>>(in, out, g.width, g.height, g.pitch, aligned, strips, hw,
+                                               half2::radius2_taps(p.blur, p.taps));
   }
 }
 
@@ -686,7 +688,7 @@ void launch_shaped(int which, const std::uint8_t* in, std::uint8_t* out, const g
 
 bool launch_blur_capstone_ablated(int which, const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem,
                                   cudaStream_t stream) {
-  const auto hw = half2::half2_weights(problem.blur.radius, problem.taps);
+  const auto hw = half2::half2_weights(problem.blur);
   if (!hw || which < 0 || which >= static_cast<int>(capstone::Ablation::Count)) return false;
   constexpr auto kAll = std::make_integer_sequence<int, static_cast<int>(capstone::Ablation::Count)>{};
   if (problem.image.channels == 4)
@@ -703,7 +705,7 @@ bool launch_blur_capstone(const std::uint8_t* in, std::uint8_t* out, const gauss
 
 bool launch_blur_overlap_shape(int shape, const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem,
                                cudaStream_t stream) {
-  const auto hw = half2::half2_weights(problem.blur.radius, problem.taps);
+  const auto hw = half2::half2_weights(problem.blur);
   if (!hw || shape < 0 || shape >= capstone::kShapeCount) return false;
   constexpr auto kAll = std::make_integer_sequence<int, capstone::kShapeCount>{};
   if (problem.image.channels == 4)

@@ -49,12 +49,13 @@ namespace chapter14 {
 namespace {
 
 // The OpenCL set-up of blur_capstone.cl with @p knobs, PTX or portable. The
-// packed halves serve radius 2 with sigma 1's taps (half2_weights), the
-// float path any radius-2 blur; every other blur goes to chapter 10's kernel.
+// packed halves serve the radius-1 and -2 blurs whose half weights are proven
+// (half2_weights), the float path any of them (radius 1 as radius 2 with
+// outer taps 0); larger radii go to chapter 10's kernel.
 gauss::OpenClLaunch capstone_opencl(gauss::OpenClSession& cl, const gauss::Problem& p, const capstone::Knobs& knobs,
                                     bool ptx) {
-  const auto weights = half2::half2_weights(p.blur.radius, p.taps);
-  if ((knobs.halves && !weights) || p.blur.radius != 2) return ring::opencl_setup(cl, p);
+  const auto weights = half2::half2_weights(p.blur);
+  if ((knobs.halves && !weights) || p.blur.radius > 2) return ring::opencl_setup(cl, p);
   const gauss::ImageGeometry g = p.image;
   const auto define = [](const char* name, int value) {
     return " -D " + std::string(name) + "=" + std::to_string(value);
@@ -85,8 +86,8 @@ gauss::OpenClLaunch capstone_opencl(gauss::OpenClSession& cl, const gauss::Probl
       cl.kernel(gauss::embedded::blur_capstone_cl, knobs.tiles ? "blur_capstone" : "blur_stream", options);
   const half2::HalfWeights hw = weights.value_or(half2::HalfWeights{});
   const bool tiles = knobs.tiles;
-  return [&cl, kernel, global, local, g, aligned, strips, hw, tiles, taps = p.taps](const cl::Buffer& in,
-                                                                                    const cl::Buffer& out) mutable {
+  return [&cl, kernel, global, local, g, aligned, strips, hw, tiles, taps = half2::radius2_taps(p.blur, p.taps)](
+             const cl::Buffer& in, const cl::Buffer& out) mutable {
     if (tiles)
       gauss::sections::set_args(kernel, in, out, g.width, g.height, g.pitch, aligned, hw, taps.w[0], taps.w[1],
                                 taps.w[2]);
