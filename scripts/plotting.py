@@ -589,7 +589,8 @@ def chapter14(path, rows, out, prefix):
 
 # --- 15_every_radius -----------------------------------------------------------------------
 # The radius sweep's rows: <kernel>@rNN (main, main_rgba, ch14_main,
-# ch14_main_rgba; their % of copy against the copy at the same point) and
+# ch14_main_rgba, and in OpenCL portable, portable_rgba; their % of copy
+# against the copy at the same point) and
 # <format's main>.roof@rNN, whose time is the roof: the larger of the copy's
 # time and the multiply-add roof's. From a run's CSV or the benchmark's.
 
@@ -605,6 +606,7 @@ def chapter15(path, rows, out, prefix):
             continue
         kernel, roof, radius = match.group(1), match.group(2), int(match.group(3))
         main = kernel[len("ch14_"):] if kernel.startswith("ch14_") else kernel
+        main = {"portable": "main", "portable_rgba": "main_rgba"}.get(main, main)
         key = (r["api"], main)
         sweep[key].setdefault("roof" if roof else kernel, {})[radius] = float(r["median_ms"])
         if r["status"] == "ok (roof)":
@@ -622,15 +624,17 @@ def chapter15(path, rows, out, prefix):
         if radii:
             time_axis.plot(radii, [roof[r] for r in radii], style, color="gray", linewidth=1.2,
                            label=f"roof, {name}: max(copy, multiply-adds)")
-        for kernel, marker in ((main, "o"), ("ch14_" + main, "x")):
+        portable = "portable" + main[len("main"):]
+        for kernel, marker, what, tint in ((main, "o", "tensor cores", colour),
+                                           ("ch14_" + main, "x", "chapter 14 (packed halves to radius 2, then float)",
+                                            "tab:red"), (portable, "s", "portable OpenCL C", "tab:green")):
             if kernel not in curves:
                 continue
-            rs = sorted(curves[kernel])
-            label = f"{'tensor cores' if kernel == main else 'chapter 14 (float beyond radius 2)'}, {name} ({api})"
-            time_axis.plot(rs, [curves[kernel][r] for r in rs], marker + style, color=colour if kernel == main else
-                           "tab:red", markersize=4, label=label)
-            percent_axis.plot(rs, [100.0 * roof[r] / curves[kernel][r] for r in rs if r in roof], marker + style,
-                              color=colour if kernel == main else "tab:red", markersize=4, label=label)
+            rs = sorted(r for r in curves[kernel] if r in roof)
+            label = f"{what}, {name} ({api})"
+            time_axis.plot(rs, [curves[kernel][r] for r in rs], marker + style, color=tint, markersize=4, label=label)
+            percent_axis.plot(rs, [100.0 * roof[r] / curves[kernel][r] for r in rs], marker + style, color=tint,
+                              markersize=4, label=label)
     time_axis.set_yscale("log")
     time_axis.set_xlabel("radius R (sigma = max(0.5, R / 3); 2R+1 taps per pass)")
     time_axis.set_ylabel("median ms (device events)")

@@ -278,14 +278,16 @@ def radius_table(runs, keys):
     """Chapter 15's radius sweep: per radius, the roof (the larger of the
     copy's time and the multiply-add roof's), each kernel's time and its %
     of the roof, and the growth over the previous radius. keys: main (main
-    or main_rgba), api, device; the rows main@rNN, ch14_main@rNN and
-    main.roof@rNN of chapter 15."""
+    or main_rgba), api, device, and optionally portable (portable or
+    portable_rgba: a column for it); the rows main@rNN, ch14_main@rNN,
+    portable@rNN and main.roof@rNN of chapter 15."""
     stem = keys.get("device") or newest_benchmark(runs)
     if stem not in runs:
         raise TableError(f"no results/{stem}.csv")
     main = keys.get("main", "main")
     api = keys.get("api", "CUDA")
     before = "ch14_" + main
+    portable = keys.get("portable")
     found = {}
     used = []
     for r in runs[stem]:
@@ -297,19 +299,28 @@ def radius_table(runs, keys):
             continue
         found.setdefault(int(m.group(3)), {})[name] = r
         used.append(r)
-    radii = sorted(r for r in found if {"roof", main, before} <= set(found[r]))
+    wanted = {"roof", main, before} | ({portable} if portable else set())
+    radii = sorted(r for r in found if wanted <= set(found[r]))
     if not radii:
-        raise TableError(f"no radius sweep rows for {main} ({api})")
-    out = [f"| radius | roof ms | `{main}` ms | % of roof | x previous radius | `{before}` ms | % of roof |",
-           "|---:|---:|---:|---:|---:|---:|---:|"]
+        raise TableError(f"no radius sweep rows for {', '.join(sorted(wanted - {'roof'}))} ({api})")
+    head = f"| radius | roof ms | `{main}` ms | % of roof | x previous radius | `{before}` ms | % of roof |"
+    rule = "|---:|---:|---:|---:|---:|---:|---:|"
+    if portable:
+        head += f" `{portable}` ms | % of roof |"
+        rule += "---:|---:|"
+    out = [head, rule]
     previous = None
     for radius in radii:
         roof = found[radius]["roof"]["median_ms"]
         ms = found[radius][main]["median_ms"]
         earlier = found[radius][before]["median_ms"]
         growth = f"{ms / previous:.2f}" if previous else "-"
-        out.append(f"| {radius} | {milliseconds(roof)} | {milliseconds(ms)}{status_note(found[radius][main])} | "
-                   f"{100 * roof / ms:.1f} | {growth} | {milliseconds(earlier)} | {100 * roof / earlier:.1f} |")
+        line = (f"| {radius} | {milliseconds(roof)} | {milliseconds(ms)}{status_note(found[radius][main])} | "
+                f"{100 * roof / ms:.1f} | {growth} | {milliseconds(earlier)} | {100 * roof / earlier:.1f} |")
+        if portable:
+            other = found[radius][portable]["median_ms"]
+            line += f" {milliseconds(other)} | {100 * roof / other:.1f} |"
+        out.append(line)
         previous = ms
     what = ("the radius sweep (--variant radius_sweep), sigma = max(0.5, R / 3), median of its timed runs; the roof "
             "is the larger of the same-run copy and 2 (2R+1) multiply-adds per value at the measured rate")
