@@ -40,6 +40,8 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <map>
+#include <mutex>
 
 #include "blur_mma.cuh"
 #include "blur_mma_plan.hpp"
@@ -380,6 +382,23 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// The blocks of blur_mma<R, C, Overlap> that @p device holds at once: its SMs
+// times as many blocks as the registers and shared memory let an SM hold (the
+// occupancy API). Asked once per kernel and device, not at every launch.
+template <int R, int C, bool Overlap>
+int resident_blocks(int device) {
+  static std::mutex mutex;
+  static std::map<int, int> known;  // device -> blocks
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto found = known.find(device);
+  if (found != known.end()) return found->second;
+  int sms = 0;
+  int per_sm = 0;
+  GAUSS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GAUSS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, blur_mma<R, C, Overlap>, kThreads, 0));
+  return known[device] = sms * std::max(per_sm, 1);
+}
+
 template <int R, int C, bool Overlap>
 void launch_tiles(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p, const Weights& w,
                   cudaStream_t stream) {
@@ -387,12 +406,8 @@ void launch_tiles(const std::uint8_t* in, std::uint8_t* out, const gauss::Proble
   const gauss::ImageGeometry& g = p.image;
   const int tiles = ((g.width + kTW - 1) / kTW) * ((g.height + T::kTH - 1) / T::kTH);
   int device = 0;
-  int sms = 0;
-  int per_sm = 0;  // as many blocks as the registers and shared memory let an SM hold
   GAUSS_CUDA_CHECK(cudaGetDevice(&device));
-  GAUSS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  GAUSS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, blur_mma<R, C, Overlap>, kThreads, 0));
-  const int blocks = std::min(tiles, sms * std::max(per_sm, 1));
+  const int blocks = std::min(tiles, resident_blocks<R, C, Overlap>(device));
   blur_mma<R, C, Overlap><<<blocks, dim3(32, kWarps), 0, stream>>>(in, out, g.width, g.height, g.pitch, w);
 }
 

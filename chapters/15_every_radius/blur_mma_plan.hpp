@@ -51,6 +51,14 @@ constexpr int tile_rows(int channels) { return channels == 4 ? 32 : 64; }
 /// against 3, 4, 6, 8 and 12, at radius 2, 8 and 16, gray and RGBA (within 2%
 /// of the fastest at each, and the fastest at radius 16).
 constexpr int opencl_groups_per_cu = 2;
+/// The same for the portable kernel (blur_tiles_f32), whose groups wait on
+/// their barriers and loads with no tensor-core work to cover them: on the
+/// H200, 8 groups per compute unit against 2 took 12-17% off at radius 1 and
+/// 2 (gray 0.0570 -> 0.0482 ms at radius 2, RGBA 0.204 -> 0.172), 5-14% at
+/// 5 to 16 in gray and at 5 in RGBA, 2% at 9 and 16 in RGBA; 12 was no
+/// faster than 8. (Registers let 3-5 of them fit on an SM at once; the rest
+/// wait, and the tiles loop either way.)
+constexpr int opencl_portable_groups_per_cu = 8;
 
 /// When a tile's input is loaded. Overlapped: each block issues the loads of
 /// its next tile before the passes over this one, so they land during the

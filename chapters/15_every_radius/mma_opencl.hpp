@@ -31,7 +31,8 @@ enum class OpenClKernel {
 };
 
 /// The OpenCL launch of @p kernel for @p p: opencl_groups_per_cu groups of
-/// kWarps warps per compute unit, each looping over the tiles, loading each
+/// kWarps warps per compute unit (the portable kernel:
+/// opencl_portable_groups_per_cu), each looping over the tiles, loading each
 /// tile as @p schedule says (the portable kernel: always overlapped). Tiles are
 /// tile_rows() high where the group's local memory fits the device (NVIDIA
 /// gives a group 48 KB, AMD and Intel 64 KB); a device with less (Oclgrind,
@@ -60,7 +61,8 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
     }
   }
   const int tiles = ((g.width + kTileWidth - 1) / kTileWidth) * ((g.height + rows - 1) / rows);
-  const int groups = std::min(tiles, std::max(cl.info.compute_units, 1) * opencl_groups_per_cu);
+  const int per_cu = floats ? opencl_portable_groups_per_cu : opencl_groups_per_cu;
+  const int groups = std::min(tiles, std::max(cl.info.compute_units, 1) * per_cu);
   const cl::NDRange local(32, kWarps);
   const cl::NDRange global(32 * static_cast<std::size_t>(groups), kWarps);
   const Weights weights = quantise(p.blur);
