@@ -305,25 +305,25 @@ struct TileShapeChoice {
   void (*launch)(const std::uint8_t*, std::uint8_t*, const gauss::Problem&, const half2::HalfWeights&, cudaStream_t);
 };
 const TileShapeChoice kGrayTileShapes[] = {
-    {"16 B, 4 rows, 6 blocks/SM (shipped)", launch_tile_shaped<1, 16, 4, 6>},
+    {"8 B, 8 rows, 8 blocks/SM (shipped)", launch_tile_shaped<1, 8, 8, 8>},
+    {"16 B, 4 rows, 6 blocks/SM (the H100's)", launch_tile_shaped<1, 16, 4, 6>},
     {"16 B, 4 rows, 8 blocks/SM", launch_tile_shaped<1, 16, 4, 8>},
     {"16 B, 4 rows, 4 blocks/SM", launch_tile_shaped<1, 16, 4, 4>},
     {"16 B, 2 rows, 8 blocks/SM", launch_tile_shaped<1, 16, 2, 8>},
     {"16 B, 8 rows, 6 blocks/SM", launch_tile_shaped<1, 16, 8, 6>},
     {"8 B, 4 rows, 8 blocks/SM", launch_tile_shaped<1, 8, 4, 8>},
-    {"8 B, 8 rows, 8 blocks/SM", launch_tile_shaped<1, 8, 8, 8>},
 };
 const TileShapeChoice kRgbaTileShapes[] = {
-    {"8 B, 8 rows, 8 blocks/SM (shipped)", launch_tile_shaped<4, 8, 8, 8>},
+    {"16 B, 8 rows, 4 blocks/SM (shipped)", launch_tile_shaped<4, 16, 8, 4>},
+    {"8 B, 8 rows, 8 blocks/SM (the H100's)", launch_tile_shaped<4, 8, 8, 8>},
     {"8 B, 4 rows, 8 blocks/SM", launch_tile_shaped<4, 8, 4, 8>},
     {"8 B, 16 rows, 8 blocks/SM", launch_tile_shaped<4, 8, 16, 8>},
     {"8 B, 8 rows, 6 blocks/SM", launch_tile_shaped<4, 8, 8, 6>},
-    {"16 B, 8 rows, 4 blocks/SM", launch_tile_shaped<4, 16, 8, 4>},
     {"16 B, 8 rows, 6 blocks/SM", launch_tile_shaped<4, 16, 8, 6>},
     {"16 B, 4 rows, 6 blocks/SM", launch_tile_shaped<4, 16, 4, 6>},
 };
-static_assert(tile::tile_lane_bytes(1) == 16 && tile::tile_rows(1) == 4 && tile::tile_min_blocks(1) == 6 &&
-                  tile::tile_lane_bytes(4) == 8 && tile::tile_rows(4) == 8 && tile::tile_min_blocks(4) == 8,
+static_assert(tile::tile_lane_bytes(1) == 8 && tile::tile_rows(1) == 8 && tile::tile_min_blocks(1) == 8 &&
+                  tile::tile_lane_bytes(4) == 16 && tile::tile_rows(4) == 8 && tile::tile_min_blocks(4) == 4,
               "the first shape of each list is tile_plan.hpp's");
 
 }  // namespace

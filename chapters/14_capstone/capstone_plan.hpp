@@ -33,12 +33,15 @@ struct Knobs {
 
 /// The capstone's kernel as shipped: chapter 13's block tiles, 4 x rows + 4
 /// rows brought into shared memory at once by cp.async, with every technique
-/// of the climb on. Gray: 16-byte lanes, 4 rows per warp, 6 blocks per SM
-/// (80 registers). RGBA: 8-byte lanes, 8 rows, 8 blocks per SM (64 registers)
-/// in CUDA; 16-byte lanes in OpenCL, whose compiler keeps them in 72.
+/// of the climb on, in chapter 13's shapes (tile_plan.hpp). CUDA: gray 8-byte
+/// lanes, 8 rows per warp, 8 blocks per SM; RGBA 16-byte lanes, 8 rows, 4
+/// blocks per SM. OpenCL: 16-byte lanes, 4 rows (gray) and 8 (RGBA).
 constexpr Knobs shipped(int channels, bool opencl = false) {
-  return channels == 4 ? Knobs{true, opencl ? 16 : 8, 8, 0, 0, 8, true, true, true, true}
-                       : Knobs{true, 16, 4, 0, 0, 6, true, true, true, true};
+  if (opencl)
+    return channels == 4 ? Knobs{true, 16, 8, 0, 0, 8, true, true, true, true}
+                         : Knobs{true, 16, 4, 0, 0, 6, true, true, true, true};
+  return channels == 4 ? Knobs{true, 16, 8, 0, 0, 4, true, true, true, true}
+                       : Knobs{true, 8, 8, 0, 0, 8, true, true, true, true};
 }
 
 /// The overlap candidate: each warp streams a segment of its strip, its next
@@ -59,7 +62,7 @@ enum class Ablation {
   NoPermutes,       ///< bytes to halves by conversion instructions, not byte permutes (10, 11)
   NoShuffles,       ///< each lane sums its neighbours' pixels itself (09, 10)
   NoRing,           ///< the five rows re-read from shared memory for every output row (10)
-  NarrowLanes,      ///< 8 bytes per lane (03); gray only (RGBA ships 8 in CUDA)
+  NarrowLanes,      ///< 8 bytes per lane (03); where 16 ship (not CUDA's gray)
   OneRowPerWarp,    ///< one output row per warp: 4 tile rows of halo per 4 output rows (02, 13)
   NoLaunchBounds,   ///< no blocks-per-SM floor for the register allocator (02)
   Count
@@ -123,7 +126,7 @@ constexpr const char* ablation_name(Ablation which) {
   }
 }
 
-/// Whether @p which changes the shipped kernel of @p channels (RGBA ships 8-byte lanes in CUDA).
+/// Whether @p which changes the shipped kernel of @p channels (CUDA's gray ships 8-byte lanes).
 constexpr bool applies(int channels, Ablation which, bool opencl = false) {
   return which != Ablation::NarrowLanes || shipped(channels, opencl).lane_bytes == 16;
 }

@@ -261,7 +261,7 @@ inline std::vector<KnobbedPoint> ablation_points(int channels, bool ptx) {
     const auto which = static_cast<capstone::Ablation>(a);
     if (!capstone::applies(channels, which, !ptx)) continue;
     if (ptx) {
-      // OpenCL builds its own shipped shape (RGBA 16-byte lanes); CUDA's index is the same ablation.
+      // OpenCL builds its own shipped shape (16-byte lanes; gray 4 rows); CUDA's index is the same ablation.
       rows.push_back({capstone::ablation_name(which), capstone::ablated(channels, which, true), a});
     } else if (which == capstone::Ablation::Shipped || which == capstone::Ablation::NoRing ||
                which == capstone::Ablation::OneRowPerWarp) {
