@@ -15,15 +15,16 @@ namespace tile {
 /// of 4 rows.
 constexpr int kWarpsPerBlock = half2::kWarpsPerBlock;
 
-/// Bytes per lane. CUDA: 8 for gray (8 rows, 8 blocks per SM: 0.0230 ms on
-/// the H200 against 0.0240 with 16 bytes and 4 rows), 16 for RGBA (4 blocks
-/// per SM: 0.0722 against 0.0757 with 8 bytes and 8 blocks). OpenCL: 16 for
-/// both (8-byte gray lanes took 0.0249 ms there).
+/// Bytes per lane (the section tile_shapes on the H200). CUDA: 8 for gray
+/// (8 rows, 8 blocks per SM: 0.0236 ms against 0.0241 with 16 bytes and 4
+/// rows), 16 for RGBA (4 blocks per SM: 0.0732 against 0.0760 with 8 bytes
+/// and 8 blocks). OpenCL: 16 for both (8-byte gray lanes: 0.0253 ms at
+/// best, against 0.0228).
 constexpr int tile_lane_bytes(int channels) { return channels == 4 ? 16 : 8; }
 constexpr int opencl_tile_lane_bytes(int /*channels*/) { return 16; }
 
 /// Output rows per warp: a block of 4 warps holds 4 x rows + 4 tile rows
-/// (CUDA: gray 36 rows of 256 bytes, 9 KB; RGBA 36 rows of 512, 18 KB.
+/// (CUDA: gray 36 rows of 272 bytes, 9.8 KB; RGBA 36 rows of 512, 18 KB.
 /// OpenCL: gray 20 rows of 512 bytes, 10 KB; RGBA 36 rows of 512, 18 KB).
 constexpr int tile_rows(int /*channels*/) { return 8; }
 constexpr int opencl_tile_rows(int channels) { return channels == 4 ? 8 : 4; }
