@@ -139,27 +139,32 @@ TEST_CASE("11_packed_halves: blurs it does not cover, and weights that are not h
   CHECK_FALSE(half2::half2_error_bound(too_fine, exact_weights({1.0, 2})).holds());
 }
 
-// The section `error_bound` prints the terms and the verdict for the blur given.
-TEST_CASE("11_packed_halves: section error_bound prints the terms and whether the path is taken", "[ch11][opencl]") {
+namespace {
+
+// The section `error_bound` for one blur, on OpenCL: it runs and exits 0;
+// what it printed, for the checks.
+std::string error_bound_section(const char* sigma, const char* radius) {
   std::string printed;
-  int status = gauss::test::run_captured(
-      chapter(), {"11_packed_halves", "--api", "opencl", "--variant", "error_bound", "--size", "16x8"}, printed);
+  const int status = gauss::test::run_captured(chapter(),
+                                               {"11_packed_halves", "--api", "opencl", "--variant", "error_bound",
+                                                "--size", "16x8", "--sigma", sigma, "--radius", radius},
+                                               printed);
   INFO(printed);
   CHECK(status == 0);
+  return printed;
+}
+
+}  // namespace
+
+// The section `error_bound` prints the terms and the verdict for the blur given.
+TEST_CASE("11_packed_halves: section error_bound prints the terms and whether the path is taken", "[ch11][opencl]") {
+  std::string printed = error_bound_section("1", "2");
   CHECK(printed.find("0.1250 + 0.0625 + 0.0625 = 0.2500") != std::string::npos);
   CHECK(printed.find("total before HADD2's rounding: 0.5159") != std::string::npos);
   CHECK(printed.find("taken: main and main_rgba") != std::string::npos);
-  status = gauss::test::run_captured(chapter(),
-                                     {"11_packed_halves", "--api", "opencl", "--variant", "error_bound", "--size",
-                                      "16x8", "--sigma", "2", "--radius", "2"},
-                                     printed);
-  CHECK(status == 0);
+  printed = error_bound_section("2", "2");
   CHECK(printed.find("half weights 625/4096, 909/4096, 1028/4096, exact in half: yes") != std::string::npos);
   CHECK(printed.find("taken: main and main_rgba") != std::string::npos);
-  status = gauss::test::run_captured(chapter(),
-                                     {"11_packed_halves", "--api", "opencl", "--variant", "error_bound", "--size",
-                                      "16x8", "--sigma", "1", "--radius", "3"},
-                                     printed);
-  CHECK(status == 0);
+  printed = error_bound_section("1", "3");
   CHECK(printed.find("not taken") != std::string::npos);
 }

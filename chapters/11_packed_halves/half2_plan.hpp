@@ -36,7 +36,10 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "gauss/blur.hpp"
@@ -204,9 +207,10 @@ inline gauss::GaussTaps radius2_taps(const gauss::BlurSpec& blur, const gauss::G
 /// smallest (a zero outer tap stays zero). For sigma 1 this is kSigma1Taps.
 inline HalfTaps choose_half_taps(const std::array<double, 5>& exact) {
   const long r0 = std::lround(exact[0] * 4096), r1 = std::lround(exact[1] * 4096);
+  const long first_n0 = exact[0] == 0.0 ? 0 : std::max(0L, r0 - 3), last_n0 = exact[0] == 0.0 ? 0 : r0 + 3;
   HalfTaps best{0, 0, 1};
   double best_total = -1;
-  for (long n0 = exact[0] == 0.0 ? 0 : std::max(0L, r0 - 3); n0 <= (exact[0] == 0.0 ? 0 : r0 + 3); ++n0)
+  for (long n0 = first_n0; n0 <= last_n0; ++n0)
     for (long n1 = std::max(0L, r1 - 3); n1 <= r1 + 3; ++n1) {
       const long n2 = 4096 - 2 * n0 - 2 * n1;
       if (n2 < 0) continue;
@@ -222,8 +226,9 @@ inline HalfTaps choose_half_taps(const std::array<double, 5>& exact) {
 
 /// The packed-half weights for @p blur, or nothing where the half path's
 /// error bound is not proven: radius 3 and up, or a blur whose chosen half
-/// weights' bound does not hold.
-inline std::optional<HalfWeights> half2_weights(const gauss::BlurSpec& blur) {
+/// weights' bound does not hold. Computed afresh (a search of 49 bounds,
+/// about 6 us); half2_weights() keeps each blur's answer.
+inline std::optional<HalfWeights> chosen_half2_weights(const gauss::BlurSpec& blur) {
   const auto exact = radius2_weights(blur);
   if (!exact) return std::nullopt;
   const HalfTaps taps = choose_half_taps(*exact);
@@ -231,6 +236,18 @@ inline std::optional<HalfWeights> half2_weights(const gauss::BlurSpec& blur) {
   const double w0 = taps.w0, w1 = taps.w1, w2 = taps.w2, k = 1024.0 * (w0 + w1 + w2);
   return HalfWeights{half_pair(w0, w0),  half_pair(w1, w1),  half_pair(w2, w2),  half_pair(-k, -k),
                      half_pair(w0, 0.0), half_pair(w1, 0.0), half_pair(w2, 1.0), half_pair(-k, -1024.0)};
+}
+
+/// chosen_half2_weights(@p blur), searched once per blur: the CUDA launchers
+/// ask at every launch, the OpenCL set-ups once per program.
+inline std::optional<HalfWeights> half2_weights(const gauss::BlurSpec& blur) {
+  static std::mutex mutex;
+  static std::map<std::pair<double, int>, std::optional<HalfWeights>> known;  // (sigma, radius) -> weights
+  const std::lock_guard<std::mutex> lock(mutex);
+  const std::pair<double, int> key{blur.sigma, blur.radius};
+  const auto found = known.find(key);
+  if (found != known.end()) return found->second;
+  return known[key] = chosen_half2_weights(blur);
 }
 
 /// Shapes of the packed-half warp strips (launch_blur_half2, blur_half2.cl;
