@@ -128,8 +128,54 @@ TEST_CASE("11_packed_halves: half weights are chosen for every radius-1 and -2 b
   CHECK(padded.w[4] == 0.0f);
 }
 
-// What the path refuses: radius 3 and up (its order of operations is
-// radius 2's); half weights that are not halves prove nothing.
+// Chapter 14's kernel sums radius 3 to 5 in the same order: the bound of
+// each blur at sigma = radius / 3 holds (0.61, 0.78, 0.85 level), term by
+// term as many as the kernel has, with weights summing to exactly 1; where
+// it does not hold (radius 4 at sigma 12, radius 5 at sigma 5) nothing is
+// offered; radius 6 is past kMaxHalfRadius.
+TEST_CASE("11_packed_halves: radius 3 to 5 for chapter 14's kernel, where the bound holds", "[ch11]") {
+  const double expected[3] = {0.612, 0.783, 0.850};
+  for (int radius = 3; radius <= 5; ++radius) {
+    const BlurSpec blur{radius / 3.0, radius};
+    INFO("radius " << radius);
+    const auto exact = half2::half_exact_weights(blur);
+    REQUIRE(exact.has_value());
+    REQUIRE(exact->size() == static_cast<std::size_t>(2 * radius + 1));
+    const half2::HalfTaps taps = half2::choose_half_taps(*exact);
+    double sum = half2::tap_at(taps, 0);
+    for (int d = 1; d <= radius; ++d) sum += 2 * half2::tap_at(taps, d);
+    CHECK(sum == 1.0);
+    const half2::ErrorBound bound = half2::half2_error_bound(taps, *exact);
+    CHECK(bound.radius == radius);
+    CHECK(bound.total == Approx(expected[radius - 3]).epsilon(0.002));
+    CHECK(bound.holds());
+    for (int d = radius + 1; d <= half2::kMaxHalfRadius; ++d) CHECK(bound.vertical[static_cast<std::size_t>(d)] == 0);
+    CHECK(bound.horizontal[static_cast<std::size_t>(2 * radius)] > 0);  // the centre tap, last
+    const auto wide = half2::wide_half2_weights(blur);
+    REQUIRE(wide.has_value());
+    CHECK(wide->radius == radius);
+    CHECK_FALSE(half2::half2_weights(blur).has_value());  // chapters 11-13 sum five taps
+  }
+  // The bias K counts every tap once: sigma 1's radius-3 taps 1636, 991, 221, 18
+  // (units of 1/4096) give 1024 x 2866 / 4096 = 716.5.
+  const auto r3 = half2::wide_half2_weights({1.0, 3});
+  REQUIRE(r3.has_value());
+  CHECK(r3->near.minus_k == half2::half_pair(-716.5, -716.5));
+  CHECK(r3->far.w3 == half2::half_pair(18.0 / 4096, 18.0 / 4096));
+  CHECK(r3->far.w4 == 0u);
+  CHECK_FALSE(half2::wide_half2_weights({12.0, 4}).has_value());
+  CHECK_FALSE(half2::wide_half2_weights({5.0, 5}).has_value());
+  CHECK_FALSE(half2::wide_half2_weights({2.0, 6}).has_value());
+  // Radius 1 and 2 are the same in both: wide_half2_weights().near is half2_weights().
+  const auto r2 = half2::wide_half2_weights({1.0, 2});
+  REQUIRE(r2.has_value());
+  CHECK(r2->radius == 2);
+  CHECK(r2->near.minus_k == half2::half2_weights({1.0, 2})->minus_k);
+  CHECK(r2->far.w3 == 0u);
+}
+
+// What the five-tap path refuses: radius 3 and up (its order of operations
+// is radius 2's); half weights that are not halves prove nothing.
 TEST_CASE("11_packed_halves: blurs it does not cover, and weights that are not halves, are refused", "[ch11]") {
   CHECK_FALSE(half2::radius2_weights({1.0, 3}).has_value());
   CHECK_FALSE(half2::half2_weights({1.0, 3}).has_value());
@@ -163,8 +209,18 @@ TEST_CASE("11_packed_halves: section error_bound prints the terms and whether th
   CHECK(printed.find("total before HADD2's rounding: 0.5159") != std::string::npos);
   CHECK(printed.find("taken: main and main_rgba") != std::string::npos);
   printed = error_bound_section("2", "2");
-  CHECK(printed.find("half weights 625/4096, 909/4096, 1028/4096, exact in half: yes") != std::string::npos);
+  CHECK(printed.find("half weights, outermost first: 625/4096, 909/4096, 1028/4096, exact in half: yes") !=
+        std::string::npos);
   CHECK(printed.find("taken: main and main_rgba") != std::string::npos);
+  // Radius 3: proven (7 horizontal roundings), and chapter 14's kernel takes it.
   printed = error_bound_section("1", "3");
-  CHECK(printed.find("not taken") != std::string::npos);
+  CHECK(printed.find("half weights, outermost first: 18/4096, 221/4096, 991/4096, 1636/4096") != std::string::npos);
+  CHECK(printed.find("horizontal roundings (7 HFMA2)") != std::string::npos);
+  CHECK(printed.find("every output within one level") != std::string::npos);
+  CHECK(printed.find("not taken here") != std::string::npos);
+  CHECK(printed.find("chapter 14's main") != std::string::npos);
+  printed = error_bound_section("5", "5");
+  CHECK(printed.find("nothing proven") != std::string::npos);
+  printed = error_bound_section("2", "6");
+  CHECK(printed.find("past the widest") != std::string::npos);
 }

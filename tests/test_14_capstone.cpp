@@ -1,8 +1,10 @@
 // Chapter 14: the overlapped kernel against the golden photos, the images
 // where half-precision sums could wrap (black, white, 0/255 patterns), and the
-// awkward sizes at radius 1 to 3 (radius 1 and 2, at sigma 0.8, 1 and 1.4,
-// are the overlapped kernel with their own half weights; 3 falls back to
-// chapter 10's float kernel). A warp walks a segment of 36 rows
+// awkward sizes at radius 1 to 6 (radius 1 and 2, at sigma 0.8, 1 and 1.4,
+// are the overlapped kernel with their own half weights; 3 to 5, at sigma
+// radius / 3, the shipped tile's wider build where packed halves run (CUDA,
+// OpenCL with PTX; RGBA to radius 4); the rest falls back to chapter 10's
+// float kernel). A warp walks a segment of 36 rows
 // in stages of 5, so heights that cut a segment or a stage short, widths whose
 // last strip pokes past the edge, and unaligned rows (every lane byte by byte)
 // are all here. Every shape and every build of the ablation is checked by
@@ -44,7 +46,8 @@ void check_variants(Api api, std::initializer_list<const char*> variants) {
   for (const char* variant : variants) {
     check_extremes(variant, api);
     gauss::test::check_on_goldens(chapter(), variant, api);
-    gauss::test::check_on_awkward_sizes(chapter(), variant, api, {{0.8, 1}, {1.0, 2}, {1.4, 2}, {1.2, 3}});
+    gauss::test::check_on_awkward_sizes(chapter(), variant, api,
+                                        {{0.8, 1}, {1.0, 2}, {1.4, 2}, {1.0, 3}, {1.333, 4}, {1.667, 5}, {2.0, 6}});
   }
 }
 

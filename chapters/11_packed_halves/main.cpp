@@ -105,24 +105,27 @@ gauss::CudaLaunch half2_cuda(const gauss::Problem& p) {
 void error_bound(gauss::SectionContext& context) {
   std::ostream& out = context.out;
   const gauss::BlurSpec& blur = context.blur;
-  const bool taken = half2::half2_weights(blur).has_value();
   out << "packed halves for " << gauss::describe(blur) << ":\n";
-  const auto exact = half2::radius2_weights(blur);
+  const auto exact = half2::half_exact_weights(blur);
   if (!exact) {
-    out << "  not taken: out_row's order of operations is radius 2's (5 taps); radius " << blur.radius
-        << " would need its own order of operations and bound. Chapter 10's float kernel runs.\n";
+    out << "  not taken: radius " << blur.radius << " is past the widest the packed halves sum ("
+        << half2::kMaxHalfRadius << "). Chapter 10's float kernel runs.\n";
     return;
   }
   const half2::HalfTaps taps = half2::choose_half_taps(*exact);
   const half2::ErrorBound bound = half2::half2_error_bound(taps, *exact);
+  const int radius = bound.radius;
   char line[160];
-  std::snprintf(line, sizeof line, "  half weights %.0f/4096, %.0f/4096, %.0f/4096%s, exact in half: %s\n",
-                taps.w0 * 4096, taps.w1 * 4096, taps.w2 * 4096, blur.radius == 1 ? " (radius 1: w0 = 0)" : "",
-                bound.exact ? "yes" : "no");
-  out << line;
+  out << "  half weights, outermost first:";
+  for (int d = radius; d >= 0; --d) {
+    std::snprintf(line, sizeof line, "%s%.0f/4096", d < radius ? ", " : " ", half2::tap_at(taps, d) * 4096);
+    out << line;
+  }
+  out << (blur.radius == 1 ? " (radius 1: w0 = 0)" : "") << ", exact in half: " << (bound.exact ? "yes" : "no") << "\n";
   auto terms = [&](const char* what, const double* first, int count) {
     double sum = 0;
-    out << "  " << what << ":";
+    std::snprintf(line, sizeof line, "  %s (%d HFMA2):", what, count);
+    out << line;
     for (int i = 0; i < count; ++i) {
       std::snprintf(line, sizeof line, " %s%.4f", i ? "+ " : "", first[i]);
       out << line;
@@ -131,16 +134,21 @@ void error_bound(gauss::SectionContext& context) {
     std::snprintf(line, sizeof line, " = %.4f level\n", sum);
     out << line;
   };
-  terms("vertical roundings (3 HFMA2)", bound.vertical.data(), 3);
-  terms("horizontal roundings (5 HFMA2)", bound.horizontal.data(), 5);
+  terms("vertical roundings", bound.vertical.data(), radius + 1);
+  terms("horizontal roundings", bound.horizontal.data(), 2 * radius + 1);
   std::snprintf(line, sizeof line, "  the half weights against this blur's: %.4f level\n", bound.quantisation);
   out << line;
   std::snprintf(line, sizeof line, "  total before HADD2's rounding: %.4f level, %s 1: %s\n", bound.total,
                 bound.total < 1.0 ? "under" : "not under",
                 bound.holds() ? "every output within one level of the reference" : "nothing proven");
   out << line;
-  out << (taken ? "  taken: main and main_rgba sum in packed halves\n"
-                : "  not taken: the bound does not hold; chapter 10's float kernel runs\n");
+  if (!bound.holds())
+    out << "  not taken: the bound does not hold; chapter 10's float kernel runs\n";
+  else if (radius <= 2)
+    out << "  taken: main and main_rgba sum in packed halves\n";
+  else
+    out << "  not taken here: this chapter's kernel sums five taps; chapter 14's main sums radius 3 to 5 (RGBA to "
+           "4) in the same order and takes it\n";
 }
 
 }  // namespace

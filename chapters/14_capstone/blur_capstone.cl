@@ -19,7 +19,9 @@
 //    memory (OpenCL C 1.2 has no shuffle).
 //
 // Built with -D CHANNELS=<1|4> -D NB=<8|16> -D WARPS=<warps per group>
-// -D HALVES=<0|1> -D PERMUTES=<0|1> -D SHUFFLES=<0|1> -D RING=<0|1> [-D NV_PTX] and
+// -D HALVES=<0|1> -D PERMUTES=<0|1> -D SHUFFLES=<0|1> -D RING=<0|1> [-D NV_PTX]
+// [-D RADIUS=<2..5>, default 2; above 2 the shipped tile only: TILES, HALVES,
+// RING] and
 // TILES=1: -D ROWS=<output rows per warp> -D ONE_IN_FLIGHT=<0|1>; global size
 // (32 x strips, WARPS x bands), local (32, WARPS);
 // TILES=0: -D SEG=<output rows per segment, SEG + 4 a multiple of 5>
@@ -37,6 +39,13 @@
 #if !TILES && !RING && STAGES < 2
 #error "without the ring a stage's rows stay until the next stage is done: STAGES >= 2"
 #endif
+#ifndef RADIUS
+#define RADIUS 2
+#endif
+#if RADIUS != 2 && !(TILES && HALVES && RING)
+#error "radius 3 - 5: the shipped tile only (TILES, HALVES, RING)"
+#endif
+#define TAPS (2 * RADIUS + 1) /* rows in the ring, and taps per sum */
 
 #define WORDS (NB / 4)
 #define ROW_BYTES (32 * NB)       /* one row of a warp's ring */
@@ -44,13 +53,14 @@
 #define RING_BYTES (STAGES * 5 * ROW_BYTES)
 #define STAGES_PER_SEGMENT ((SEG + 4) / 5)
 #endif
-/* Bytes an item reads of each neighbour where it sums them itself (two pixels, whole words). */
+/* Bytes an item reads of each neighbour where it sums them itself (RADIUS
+ * pixels, whole words: radius 2 two pixels). */
 #if SHUFFLES
 #define SIDE_BYTES 0
 #elif CHANNELS == 4
-#define SIDE_BYTES 8
+#define SIDE_BYTES (4 * RADIUS)
 #else
-#define SIDE_BYTES 4
+#define SIDE_BYTES ((RADIUS + 3) / 4 * 4)
 #endif
 #define SIDE_WORDS (SIDE_BYTES / 4)
 #define SPAN_WORDS (WORDS + 2 * SIDE_WORDS)
@@ -58,7 +68,7 @@
 #define SPAN_VALUES (4 * SPAN_WORDS)
 #define SIDE_PAIRS (SIDE_BYTES / 2)
 #define PAIRS (NB / 2)
-#define SENT (CHANNELS == 4 ? 4 : 1) /* pairs taken from each neighbour */
+#define SENT (CHANNELS == 4 ? 2 * RADIUS : (RADIUS + 1) / 2) /* pairs taken from each neighbour */
 #define BIAS 0x64006400u           /* the halves (1024, 1024) */
 #if defined(NV_PTX)
 #define USE_CP_ASYNC 1
@@ -71,6 +81,12 @@ typedef struct {
     uint w0, w1, w2, minus_k;             /* (R, G) pairs; gray: every pair */
     uint w0_ba, w1_ba, w2_ba, minus_k_ba; /* RGBA's (B, A) pairs: alpha passes */
 } HalfWeights;
+
+/* Layout shared with the host: chapter 11's struct FarHalfWeights (distances 3 .. 5). */
+typedef struct {
+    uint w3, w4, w5;          /* (R, G) pairs; gray: every pair */
+    uint w3_ba, w4_ba, w5_ba; /* RGBA's (B, A) pairs: alpha's high halves 0 */
+} FarHalfWeights;
 
 /* ---- Packed halves, byte permutes, shuffles: PTX, or portable emulation ---- */
 #ifdef NV_PTX
@@ -249,73 +265,83 @@ inline uint floor_to_low_byte(float s)
 }
 
 /* ---- One output row in packed halves (blur_capstone.cu's out_row) ---------- */
-inline void out_row(const uint* r0, const uint* r1, const uint* r2, const uint* r3, const uint* r4, const HalfWeights hw,
+/* The tap at distance d (a constant once unrolled), for (R, G) or (B, A) pairs. */
+inline uint tap(const HalfWeights hw, const FarHalfWeights far, int d, bool ba)
+{
+    return d == 0 ? (ba ? hw.w2_ba : hw.w2)
+         : d == 1 ? (ba ? hw.w1_ba : hw.w1)
+         : d == 2 ? (ba ? hw.w0_ba : hw.w0)
+         : d == 3 ? (ba ? far.w3_ba : far.w3)
+         : d == 4 ? (ba ? far.w4_ba : far.w4)
+                  : (ba ? far.w5_ba : far.w5);
+}
+
+/* Rows k = 0 (top) .. 2 RADIUS (bottom) in ring[(newest + 1 + k) % TAPS]. */
+inline void out_row(const uint (*ring)[SPAN_PAIRS], int newest, const HalfWeights hw, const FarHalfWeights far,
                     uint* packed)
 {
     uint span[SPAN_PAIRS];
 #pragma unroll
     for (int m = 0; m < SPAN_PAIRS; ++m) {
         const bool ba = CHANNELS == 4 && ((m - SIDE_PAIRS) & 1); /* RGBA's (B, A) pair */
-        const uint a = r0[m] + r4[m] - BIAS;
-        const uint b = r1[m] + r3[m] - BIAS;
-        uint t = hfma2(ba ? hw.w2_ba : hw.w2, r2[m], ba ? hw.minus_k_ba : hw.minus_k);
-        t = hfma2(ba ? hw.w1_ba : hw.w1, b, t);
-        span[m] = hfma2(ba ? hw.w0_ba : hw.w0, a, t);
+        uint t = hfma2(tap(hw, far, 0, ba), ring[(newest + 1 + RADIUS) % TAPS][m], ba ? hw.minus_k_ba : hw.minus_k);
+#pragma unroll
+        for (int d = 1; d <= RADIUS; ++d) {
+            const uint pair = ring[(newest + 1 + RADIUS - d) % TAPS][m] + ring[(newest + 1 + RADIUS + d) % TAPS][m] - BIAS;
+            t = hfma2(tap(hw, far, d, ba), pair, t);
+        }
+        span[m] = t;
     }
     const uint* v = span + SIDE_PAIRS;
-    uint from_left[SENT], from_right[SENT];
+    uint P[PAIRS + 2 * SENT]; /* P[k + SENT] = pair k, k = -SENT .. PAIRS + SENT - 1 */
 #pragma unroll
     for (int k = 0; k < SENT; ++k) {
 #if SHUFFLES
-        from_left[k] = shuffle_up(v[PAIRS - SENT + k]);
-        from_right[k] = shuffle_down(v[k]);
+        P[k] = shuffle_up(v[PAIRS - SENT + k]);
+        P[PAIRS + SENT + k] = shuffle_down(v[k]);
 #else
-        from_left[k] = v[k - SENT];
-        from_right[k] = v[PAIRS + k];
+        P[k] = v[k - SENT];
+        P[PAIRS + SENT + k] = v[PAIRS + k];
 #endif
+    }
+#pragma unroll
+    for (int m = 0; m < PAIRS; ++m) {
+        P[m + SENT] = v[m];
     }
     uint o[PAIRS];
 #if CHANNELS == 1
-    uint P[PAIRS + 2]; /* P[k + 1] = pair k, k = -1 .. PAIRS */
-    P[0] = from_left[0];
-    P[PAIRS + 1] = from_right[0];
+    uint Q[PAIRS + 2 * SENT - 1]; /* Q[k]: the pixels between P[k] and P[k + 1] */
 #pragma unroll
-    for (int m = 0; m < PAIRS; ++m) {
-        P[m + 1] = v[m];
-    }
-    uint Q[PAIRS + 1]; /* Q[k + 1] = pixels (2k + 1, 2k + 2) */
-#pragma unroll
-    for (int k = 0; k < PAIRS + 1; ++k) {
+    for (int k = 0; k < PAIRS + 2 * SENT - 1; ++k) {
         Q[k] = prmt(P[k], P[k + 1], 0x5432u);
     }
+    /* Output pair m, offset d: a pair (d even) or the funnel between two (d odd). */
+#define AT(m, d) ((d) % 2 == 0 ? P[(m) + SENT + (d) / 2] : Q[(m) + SENT + ((d) - 1) / 2])
 #pragma unroll
     for (int m = 0; m < PAIRS; ++m) {
-        uint h = hfma2(hw.w0, P[m], 0u);
-        h = hfma2(hw.w0, P[m + 2], h);
-        h = hfma2(hw.w1, Q[m], h);
-        h = hfma2(hw.w1, Q[m + 1], h);
-        h = hfma2(hw.w2, P[m + 1], h);
+        uint h = hfma2(tap(hw, far, RADIUS, false), AT(m, -RADIUS), 0u);
+        h = hfma2(tap(hw, far, RADIUS, false), AT(m, RADIUS), h);
+#pragma unroll
+        for (int d = RADIUS - 1; d >= 1; --d) {
+            h = hfma2(tap(hw, far, d, false), AT(m, -d), h);
+            h = hfma2(tap(hw, far, d, false), AT(m, d), h);
+        }
+        h = hfma2(tap(hw, far, 0, false), P[m + SENT], h);
         o[m] = hadd2(h, BIAS); /* rounds to the nearest integer, in the low byte */
     }
+#undef AT
 #else
-    uint P[PAIRS + 8]; /* two pairs per pixel: P[k + 4] = pair k, k = -4 .. PAIRS + 3 */
 #pragma unroll
-    for (int k = 0; k < 4; ++k) {
-        P[k] = from_left[k];
-        P[PAIRS + 4 + k] = from_right[k];
-    }
-#pragma unroll
-    for (int m = 0; m < PAIRS; ++m) {
-        P[m + 4] = v[m];
-    }
-#pragma unroll
-    for (int m = 0; m < PAIRS; ++m) {
+    for (int m = 0; m < PAIRS; ++m) { /* two pairs per pixel: offset d is pair m + 2d */
         const bool ba = m % 2;
-        uint h = hfma2(ba ? hw.w0_ba : hw.w0, P[m], 0u);
-        h = hfma2(ba ? hw.w0_ba : hw.w0, P[m + 8], h);
-        h = hfma2(ba ? hw.w1_ba : hw.w1, P[m + 2], h);
-        h = hfma2(ba ? hw.w1_ba : hw.w1, P[m + 6], h);
-        h = hfma2(ba ? hw.w2_ba : hw.w2, P[m + 4], h);
+        uint h = hfma2(tap(hw, far, RADIUS, ba), P[m + SENT - 2 * RADIUS], 0u);
+        h = hfma2(tap(hw, far, RADIUS, ba), P[m + SENT + 2 * RADIUS], h);
+#pragma unroll
+        for (int d = RADIUS - 1; d >= 1; --d) {
+            h = hfma2(tap(hw, far, d, ba), P[m + SENT - 2 * d], h);
+            h = hfma2(tap(hw, far, d, ba), P[m + SENT + 2 * d], h);
+        }
+        h = hfma2(tap(hw, far, 0, ba), P[m + SENT], h);
         o[m] = hadd2(h, BIAS);
     }
 #endif
@@ -496,7 +522,8 @@ inline void unpack(const uint* words, uint* pairs)
         pairs[m] = unpack_pair(words[m / 2], m % 2);
     }
 }
-#define OUT_ROW(a, b, c, d, e, packed) out_row(a, b, c, d, e, hw, packed)
+/* The output row of ring rows (newest + 1 .. newest + TAPS) % TAPS. */
+#define OUT_ROW(ring, newest, packed) out_row(ring, newest, hw, far, packed)
 #else
 #define VALUE float
 #define PER_ROW SPAN_VALUES
@@ -507,7 +534,9 @@ inline void unpack(const uint* words, float* values)
         values[m] = byte_to_float(words[m / 4], m % 4);
     }
 }
-#define OUT_ROW(a, b, c, d, e, packed) out_row_f32(a, b, c, d, e, w, packed)
+#define OUT_ROW(ring, newest, packed)                                                                         \
+    out_row_f32(ring[((newest) + 1) % 5], ring[((newest) + 2) % 5], ring[((newest) + 3) % 5],                    \
+                ring[((newest) + 4) % 5], ring[(newest) % 5], w, packed)
 #endif
 
 #if TILES
@@ -517,7 +546,7 @@ inline void unpack(const uint* words, float* values)
 #define TILE_SHIFT (NB == 8 ? 8 : 0)
 #define TILE_STRIDE (32 * NB + (TILE_SHIFT ? 16 : 0)) /* bytes per tile row */
 #define TILE_CHUNKS (TILE_STRIDE / 16)
-#define TILE_ROWS (WARPS * ROWS + 4)
+#define TILE_ROWS (WARPS * ROWS + 2 * RADIUS)
 
 /* Brings the group's tile into local memory: chunks wholly inside an aligned
  * row by 16-byte cp.async (NV_PTX) or 16-byte loads and stores; the rest (the
@@ -537,7 +566,7 @@ inline void fill_tile(__global const uchar* restrict in, int width, int height, 
         if (k < k_lo || k >= k_hi) {
             continue;
         }
-        __global const uchar* from = in + clamp(band - 2 + r, 0, height - 1) * pitch + tile_first + k * 16;
+        __global const uchar* from = in + clamp(band - RADIUS + r, 0, height - 1) * pitch + tile_first + k * 16;
 #if USE_CP_ASYNC
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((uint)(size_t)(tile + r * TILE_STRIDE + k * 16)),
                      "l"(from)
@@ -558,7 +587,7 @@ inline void fill_tile(__global const uchar* restrict in, int width, int height, 
         const int r = e / edge_chunks;
         const int n = e - r * edge_chunks;
         const int k = n < k_lo ? n : k_hi + (n - k_lo);
-        __global const uchar* row = in + clamp(band - 2 + r, 0, height - 1) * pitch;
+        __global const uchar* row = in + clamp(band - RADIUS + r, 0, height - 1) * pitch;
         uint words[4];
         edge_words_16(row, width, tile_first + k * 16, words);
         /* Word stores: Oclgrind 21.10 takes a vector built from words set on
@@ -576,7 +605,7 @@ inline void fill_tile(__global const uchar* restrict in, int width, int height, 
 /* Global size (32 x strips, WARPS x bands); local (32, WARPS). */
 __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_capstone(
     __global const uchar* restrict in, __global uchar* restrict out, int width, int height, int pitch, int aligned,
-    HalfWeights hw, float w0, float w1, float w2)
+    HalfWeights hw, FarHalfWeights far, float w0, float w1, float w2)
 {
     __local uint4 tile_words[TILE_ROWS * TILE_STRIDE / 16]; /* uint4: 16-byte aligned, as cp.async needs */
     __local uchar* tile = (__local uchar*)tile_words;
@@ -599,22 +628,22 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_capstone(
     /* Row i of the warp's rows, from lane 0's first byte. */
     __local const uchar* rows = tile + get_local_id(1) * ROWS * TILE_STRIDE + TILE_SHIFT;
     __global uchar* dst = out + y0 * pitch + first_byte;
-    VALUE ring[RING ? 5 : 1][PER_ROW]; /* the last five rows, unpacked */
+    VALUE ring[RING ? TAPS : 1][PER_ROW]; /* the last 2 RADIUS + 1 rows, unpacked */
 #pragma unroll
-    for (int i = 0; i < ROWS + 4; ++i) {
+    for (int i = 0; i < ROWS + 2 * RADIUS; ++i) {
 #if RING
         {
             uint words[SPAN_WORDS];
             read_span(rows + i * TILE_STRIDE, lane, words);
-            unpack(words, ring[i % 5]);
+            unpack(words, ring[i % TAPS]);
         }
 #endif
-        if (i < 4) {
-            continue; /* the first 4 rows only fill the ring */
+        if (i < 2 * RADIUS) {
+            continue; /* the first 2 RADIUS rows only fill the ring */
         }
         uint packed[WORDS];
 #if RING
-        OUT_ROW(ring[(i + 1) % 5], ring[(i + 2) % 5], ring[(i + 3) % 5], ring[(i + 4) % 5], ring[i % 5], packed);
+        OUT_ROW(ring, i % TAPS, packed);
 #else
         VALUE five[5][PER_ROW];
 #pragma unroll
@@ -623,9 +652,9 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_capstone(
             read_span(rows + (i - 4 + k) * TILE_STRIDE, lane, words);
             unpack(words, five[k]);
         }
-        OUT_ROW(five[0], five[1], five[2], five[3], five[4], packed);
+        OUT_ROW(five, 4, packed);
 #endif
-        if (writes && y0 + i - 4 < height) {
+        if (writes && y0 + i - 2 * RADIUS < height) {
             store_row(dst, packed, vector_out, row_bytes - first_byte);
         }
         dst += pitch;
@@ -634,7 +663,7 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_capstone(
 #else
 __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_stream(
     __global const uchar* restrict in, __global uchar* restrict out, int width, int height, int pitch, int aligned,
-    int strips, HalfWeights hw, float w0, float w1, float w2)
+    int strips, HalfWeights hw, FarHalfWeights far, float w0, float w1, float w2)
 {
     __local uint4 ring_words[WARPS * RING_BYTES / 16]; /* uint4: 16-byte aligned, as cp.async needs */
     const float w[5] = {w0, w1, w2, w1, w0};
@@ -750,7 +779,7 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_stream(
             uint packed[WORDS];
 #if RING
             /* Rows r-4 .. r sit in ring slots (j+1) .. (j+4), j (mod 5). */
-            OUT_ROW(hring[(j + 1) % 5], hring[(j + 2) % 5], hring[(j + 3) % 5], hring[(j + 4) % 5], hring[j], packed);
+            OUT_ROW(hring, j, packed);
 #else
             VALUE rows[5][PER_ROW];
 #pragma unroll
@@ -760,7 +789,7 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_stream(
                 read_span(at >= 0 ? stage + at * ROW_BYTES : previous + (at + 5) * ROW_BYTES, lane, words);
                 unpack(words, rows[k]);
             }
-            OUT_ROW(rows[0], rows[1], rows[2], rows[3], rows[4], packed);
+            OUT_ROW(rows, 4, packed);
 #endif
             if (writes) {
                 store_row(dst, packed, vector_out, row_bytes - first_byte);

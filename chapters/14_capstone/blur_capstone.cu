@@ -45,6 +45,7 @@ namespace {
 
 using capstone::Ablation;
 using capstone::Knobs;
+using half2::FarHalfWeights;
 using half2::HalfWeights;
 constexpr int kWarps = capstone::kWarpsPerBlock;
 constexpr std::uint32_t kBias = 0x64006400u;  // the halves (1024, 1024)
@@ -131,30 +132,53 @@ __device__ __forceinline__ std::uint32_t pack_bytes(std::uint32_t lo, std::uint3
   }
 }
 
-// --- One output row in packed halves (chapter 11's out_row) -------------------
-// From the five input rows around it (r0 top .. r4 bottom, biased halves over
-// the lane's span: its own kPairs pairs, and SIDE pairs of each neighbour
-// where it sums them itself). The vertical sums add the outer rows as
-// integers first (exact: 1024 + b + 1024 + b' - 1024 stays in [1024, 2048));
-// the horizontal sums take the neighbours' pairs by shuffle (SIDE 0: every
-// lane of the warp must call this) or from the span.
-template <int C, int NB, int SIDE, bool PERMUTES>
-__device__ __forceinline__ void out_row(const std::uint32_t* r0, const std::uint32_t* r1, const std::uint32_t* r2,
-                                        const std::uint32_t* r3, const std::uint32_t* r4, const HalfWeights& hw,
-                                        std::uint32_t* packed) {
+// --- One output row in packed halves (chapter 11's out_row, any radius) -------
+// From the 2R + 1 input rows around it, rows k = 0 (top) .. 2R (bottom) in
+// ring[(newest + 1 + k) % (2R + 1)] (biased halves over the lane's span: its
+// own kPairs pairs, and SIDE pairs of each neighbour where it sums them
+// itself). The vertical sums add each pair of rows d above and below as
+// integers first (exact: 1024 + b + 1024 + b' - 1024 stays in [1024, 2048)),
+// then the centre row and those pairs, nearest first; the horizontal sums
+// take the neighbours' pairs by shuffle (SIDE 0: every lane of the warp must
+// call this) or from the span, outermost tap first. Radius 2 is chapter 11's
+// order exactly; half2_error_bound follows the same order for any radius.
+__device__ __forceinline__ std::uint32_t tap(const HalfWeights& hw, const FarHalfWeights& far, int d, bool ba) {
+  switch (d) {
+    case 0:
+      return ba ? hw.w2_ba : hw.w2;
+    case 1:
+      return ba ? hw.w1_ba : hw.w1;
+    case 2:
+      return ba ? hw.w0_ba : hw.w0;
+    case 3:
+      return ba ? far.w3_ba : far.w3;
+    case 4:
+      return ba ? far.w4_ba : far.w4;
+    default:
+      return ba ? far.w5_ba : far.w5;
+  }
+}
+
+template <int C, int NB, int SIDE, bool PERMUTES, int R, int kSpan>
+__device__ __forceinline__ void out_row(const std::uint32_t (*ring)[kSpan], int newest, const HalfWeights& hw,
+                                        const FarHalfWeights& far, std::uint32_t* packed) {
   constexpr int kPairs = NB / 2;
-  constexpr int kSpan = kPairs + 2 * SIDE;
-  constexpr int kSent = C == 4 ? 4 : 1;  // pairs taken from each neighbour
+  constexpr int kTaps = 2 * R + 1;
+  constexpr int kSent = C == 4 ? 2 * R : (R + 1) / 2;  // pairs taken from each neighbour
+  static_assert(kSpan == kPairs + 2 * SIDE, "the span is the lane's pairs and SIDE on each side");
   static_assert(SIDE == 0 || SIDE >= kSent, "a lane summing its neighbours needs their edge pairs");
+  static_assert(kSent <= kPairs, "the neighbours' pairs come from the next lane only");
   std::uint32_t span[kSpan];
 #pragma unroll
   for (int m = 0; m < kSpan; ++m) {
     const bool ba = C == 4 && (m - SIDE) % 2;  // RGBA's (B, A) pair; SIDE is even
-    const std::uint32_t a = r0[m] + r4[m] - kBias;
-    const std::uint32_t b = r1[m] + r3[m] - kBias;
-    std::uint32_t t = hfma2(ba ? hw.w2_ba : hw.w2, r2[m], ba ? hw.minus_k_ba : hw.minus_k);
-    t = hfma2(ba ? hw.w1_ba : hw.w1, b, t);
-    span[m] = hfma2(ba ? hw.w0_ba : hw.w0, a, t);
+    std::uint32_t t = hfma2(tap(hw, far, 0, ba), ring[(newest + 1 + R) % kTaps][m], ba ? hw.minus_k_ba : hw.minus_k);
+#pragma unroll
+    for (int d = 1; d <= R; ++d) {
+      const std::uint32_t pair = ring[(newest + 1 + R - d) % kTaps][m] + ring[(newest + 1 + R + d) % kTaps][m] - kBias;
+      t = hfma2(tap(hw, far, d, ba), pair, t);
+    }
+    span[m] = t;
   }
   const std::uint32_t* v = span + SIDE;
   std::uint32_t from_left[kSent], from_right[kSent];
@@ -168,45 +192,50 @@ __device__ __forceinline__ void out_row(const std::uint32_t* r0, const std::uint
       from_right[k] = v[kPairs + k];
     }
   }
+  // P[k + kSent] = pair k, k = -kSent .. kPairs + kSent - 1.
+  std::uint32_t P[kPairs + 2 * kSent];
+#pragma unroll
+  for (int k = 0; k < kSent; ++k) {
+    P[k] = from_left[k];
+    P[kPairs + kSent + k] = from_right[k];
+  }
+#pragma unroll
+  for (int m = 0; m < kPairs; ++m) P[m + kSent] = v[m];
   std::uint32_t o[kPairs];
   if constexpr (C == 1) {
-    // P[k + 1] = pair k (pixels 2k, 2k+1), k = -1 .. kPairs.
-    std::uint32_t P[kPairs + 2];
-    P[0] = from_left[0];
-    P[kPairs + 1] = from_right[0];
+    // Q[k] = the pixels between P[k] and P[k + 1] (2 (k - kSent) + 1 and
+    // + 2): a funnel of two pairs by 16 bits.
+    std::uint32_t Q[kPairs + 2 * kSent - 1];
 #pragma unroll
-    for (int m = 0; m < kPairs; ++m) P[m + 1] = v[m];
-    // Q[k + 1] = pixels (2k + 1, 2k + 2): a funnel of two pairs by 16 bits.
-    std::uint32_t Q[kPairs + 1];
-#pragma unroll
-    for (int k = 0; k < kPairs + 1; ++k) Q[k] = __funnelshift_r(P[k], P[k + 1], 16);
+    for (int k = 0; k < kPairs + 2 * kSent - 1; ++k) Q[k] = __funnelshift_r(P[k], P[k + 1], 16);
+    // Output pair m, offset d: pixels 2m + d, 2m + d + 1, a pair (d even) or
+    // the funnel between two (d odd).
+    auto at = [&](int m, int d) { return d % 2 == 0 ? P[m + kSent + d / 2] : Q[m + kSent + (d - 1) / 2]; };
 #pragma unroll
     for (int m = 0; m < kPairs; ++m) {
-      std::uint32_t h = hfma2(hw.w0, P[m], 0u);
-      h = hfma2(hw.w0, P[m + 2], h);
-      h = hfma2(hw.w1, Q[m], h);
-      h = hfma2(hw.w1, Q[m + 1], h);
-      h = hfma2(hw.w2, P[m + 1], h);
+      std::uint32_t h = hfma2(tap(hw, far, R, false), at(m, -R), 0u);
+      h = hfma2(tap(hw, far, R, false), at(m, R), h);
+#pragma unroll
+      for (int d = R - 1; d >= 1; --d) {
+        h = hfma2(tap(hw, far, d, false), at(m, -d), h);
+        h = hfma2(tap(hw, far, d, false), at(m, d), h);
+      }
+      h = hfma2(tap(hw, far, 0, false), at(m, 0), h);
       o[m] = hadd2(h, kBias);  // rounds to the nearest integer, left in the low byte
     }
   } else {
-    // Two pairs per pixel: P[k + 4] = pair k, k = -4 .. kPairs + 3.
-    std::uint32_t P[kPairs + 8];
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      P[k] = from_left[k];
-      P[kPairs + 4 + k] = from_right[k];
-    }
-#pragma unroll
-    for (int m = 0; m < kPairs; ++m) P[m + 4] = v[m];
+    // Two pairs per pixel: offset d is pair m + 2d.
 #pragma unroll
     for (int m = 0; m < kPairs; ++m) {
       const bool ba = m % 2;
-      std::uint32_t h = hfma2(ba ? hw.w0_ba : hw.w0, P[m], 0u);
-      h = hfma2(ba ? hw.w0_ba : hw.w0, P[m + 8], h);
-      h = hfma2(ba ? hw.w1_ba : hw.w1, P[m + 2], h);
-      h = hfma2(ba ? hw.w1_ba : hw.w1, P[m + 6], h);
-      h = hfma2(ba ? hw.w2_ba : hw.w2, P[m + 4], h);
+      std::uint32_t h = hfma2(tap(hw, far, R, ba), P[m + kSent - 2 * R], 0u);
+      h = hfma2(tap(hw, far, R, ba), P[m + kSent + 2 * R], h);
+#pragma unroll
+      for (int d = R - 1; d >= 1; --d) {
+        h = hfma2(tap(hw, far, d, ba), P[m + kSent - 2 * d], h);
+        h = hfma2(tap(hw, far, d, ba), P[m + kSent + 2 * d], h);
+      }
+      h = hfma2(tap(hw, far, 0, ba), P[m + kSent], h);
       o[m] = hadd2(h, kBias);
     }
   }
@@ -330,31 +359,34 @@ __device__ __forceinline__ void edge_words(const std::uint8_t* row, int width, i
 // segment item / strips (neighbouring warps take neighbouring strips of the
 // same rows, so the halo rows they share are read from L2 together).
 template <int C, bool TILES, int NB_, int ROWS, int SEG, int S, int MIN_BLOCKS, bool HALVES, bool PERMUTES,
-          bool SHUFFLES, bool RING, bool ONE_IN_FLIGHT>
+          bool SHUFFLES, bool RING, bool ONE_IN_FLIGHT, int R>
 struct Shape {
   static constexpr int kChannels = C, NB = NB_, kRows = ROWS, kSegment = SEG, kStages = S, kMinBlocks = MIN_BLOCKS;
+  static constexpr int kRadius = R, kTaps = 2 * R + 1;
   static constexpr bool kTiles = TILES, kHalves = HALVES, kPermutes = PERMUTES, kShuffles = SHUFFLES, kRing = RING;
   static constexpr bool kOneInFlight = ONE_IN_FLIGHT;
   static_assert(NB == 8 || NB == 16, "one cp.async of 8 or 16 bytes per lane and row");
   static_assert(TILES || capstone::whole_stages(SEG), "a segment is whole stages of 5 rows");
   static_assert(TILES || (RING ? S >= 1 : S >= 2), "without the ring, a stage's rows stay until the next is done");
+  static_assert(R == 2 || (TILES && HALVES && RING && SHUFFLES), "radius 3 - 5: the shipped tile only");
   static constexpr int kRowBytes = 32 * NB;                          // one row of a warp's ring
   static constexpr int kRingBytes = TILES ? 16 : S * 5 * kRowBytes;  // a warp's ring: S stages of 5 rows
   static constexpr int kStagesPerSegment = (SEG + 4) / 5;
-  // Bytes a lane reads of each neighbour where it sums them itself (two pixels).
+  // Bytes a lane reads of each neighbour where it sums them itself (radius 2: two pixels).
   static constexpr int kSideBytes = SHUFFLES ? 0 : 2 * C < 4 ? 4 : 2 * C;
 };
 
 // The Shape of knobs @p k (overlap_plan.hpp) for C bytes per pixel.
 #define GAUSS_SHAPE_OF(C, k)                                                                                       \
   Shape<C, (k).tiles, (k).lane_bytes, (k).rows, (k).segment, (k).stages, (k).min_blocks, (k).halves, (k).permutes, \
-        (k).shuffles, (k).ring, (k).one_in_flight>
+        (k).shuffles, (k).ring, (k).one_in_flight, (k).radius>
 
 template <class K>
 __global__ void __launch_bounds__(32 * kWarps, K::kMinBlocks)
     blur_stream(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, int width, int height, int pitch,
-                bool aligned, int strips, HalfWeights hw, gauss::GaussTaps taps) {
+                bool aligned, int strips, HalfWeights hw, FarHalfWeights far, gauss::GaussTaps taps) {
   constexpr int C = K::kChannels, NB = K::NB, S = K::kStages;
+  static_assert(K::kRadius == 2, "the stream's stages of five rows are radius 2's");
   constexpr int kWords = NB / 4;
   constexpr int kSideWords = K::kSideBytes / 4;
   constexpr int kSpanWords = kWords + 2 * kSideWords;
@@ -461,8 +493,7 @@ __global__ void __launch_bounds__(32 * kWarps, K::kMinBlocks)
       std::uint32_t packed[kWords];
       if constexpr (K::kRing && K::kHalves) {
         // Rows r-4 .. r sit in ring slots (j+1) .. (j+4), j (mod 5).
-        out_row<C, NB, kSidePairs, K::kPermutes>(hring[(j + 1) % 5], hring[(j + 2) % 5], hring[(j + 3) % 5],
-                                                 hring[(j + 4) % 5], hring[j], hw, packed);
+        out_row<C, NB, kSidePairs, K::kPermutes, 2>(hring, j, hw, far, packed);
       } else if constexpr (K::kRing) {
         out_row_f32<C, NB, kSideValues>(fring[(j + 1) % 5], fring[(j + 2) % 5], fring[(j + 3) % 5], fring[(j + 4) % 5],
                                         fring[j], w, packed);
@@ -481,7 +512,7 @@ __global__ void __launch_bounds__(32 * kWarps, K::kMinBlocks)
             unpack_float(words, values[k]);
         }
         if constexpr (K::kHalves)
-          out_row<C, NB, kSidePairs, K::kPermutes>(pairs[0], pairs[1], pairs[2], pairs[3], pairs[4], hw, packed);
+          out_row<C, NB, kSidePairs, K::kPermutes, 2>(pairs, 4, hw, far, packed);
         else
           out_row_f32<C, NB, kSideValues>(values[0], values[1], values[2], values[3], values[4], w, packed);
       }
@@ -505,7 +536,7 @@ __global__ void __launch_bounds__(32 * kWarps, K::kMinBlocks)
 
 // --- Block tiles: the capstone as shipped ----------------------------------------------
 // Chapter 13's kernel with the knobs: a block of 4 warps brings its 4 x ROWS
-// output rows and 4 halo rows, 32 x NB bytes wide (plus the side chunk where
+// output rows and 2R halo rows (4 at radius 2), 32 x NB bytes wide (plus the side chunk where
 // NB = 8), into shared memory at once by every thread's 16-byte cp.async, then
 // each warp walks its rows out of the tile.
 template <int NB>
@@ -517,11 +548,11 @@ struct TileShape {
 
 // Brings one tile into shared memory and holds the block's barrier (chapter
 // 13's fill). ONE_IN_FLIGHT (the ablation): each thread waits for each chunk.
-template <int C, int NB, int ROWS, bool ONE_IN_FLIGHT>
+template <int C, int NB, int ROWS, int R, bool ONE_IN_FLIGHT>
 __device__ __forceinline__ void fill_tile(const std::uint8_t* __restrict__ in, int width, int height, int pitch,
                                           bool aligned, int tile_first, int band, std::uint8_t* tile) {
   using T = TileShape<NB>;
-  constexpr int kTileRows = kWarps * ROWS + 4;
+  constexpr int kTileRows = kWarps * ROWS + 2 * R;
   const int row_bytes = width * C;
   const int thread = threadIdx.y * 32 + threadIdx.x;
   // Chunk k of a row is inside for k_lo <= k < k_hi (none on unaligned rows).
@@ -531,7 +562,7 @@ __device__ __forceinline__ void fill_tile(const std::uint8_t* __restrict__ in, i
   for (int c = thread; c < kTileRows * T::chunks; c += 32 * kWarps) {  // row-major: a warp's copies are contiguous
     const int r = c / T::chunks, k = c - r * T::chunks;
     if (k < k_lo || k >= k_hi) continue;
-    const int y = min(max(band - 2 + r, 0), height - 1);  // clamp-to-edge
+    const int y = min(max(band - R + r, 0), height - 1);  // clamp-to-edge
     copy_async<16>(tile_shared + r * T::stride + k * 16, in + (y * pitch + tile_first + k * 16));
     if constexpr (ONE_IN_FLIGHT) {
       commit_copies();
@@ -543,7 +574,7 @@ __device__ __forceinline__ void fill_tile(const std::uint8_t* __restrict__ in, i
   for (int e = thread; e < kTileRows * edge_chunks; e += 32 * kWarps) {
     const int r = e / edge_chunks, n = e - r * edge_chunks;
     const int k = n < k_lo ? n : k_hi + (n - k_lo);
-    const std::uint8_t* row = in + min(max(band - 2 + r, 0), height - 1) * pitch;
+    const std::uint8_t* row = in + min(max(band - R + r, 0), height - 1) * pitch;
     std::uint32_t words[4];
     edge_words<C, 16>(row, width, tile_first + k * 16, words);
     *reinterpret_cast<uint4*>(tile + r * T::stride + k * 16) = make_uint4(words[0], words[1], words[2], words[3]);
@@ -555,8 +586,8 @@ __device__ __forceinline__ void fill_tile(const std::uint8_t* __restrict__ in, i
 template <class K>
 __global__ void __launch_bounds__(32 * kWarps, K::kMinBlocks)
     blur_tiles(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, int width, int height, int pitch,
-               bool aligned, HalfWeights hw, gauss::GaussTaps taps) {
-  constexpr int C = K::kChannels, NB = K::NB, ROWS = K::kRows;
+               bool aligned, HalfWeights hw, FarHalfWeights far, gauss::GaussTaps taps) {
+  constexpr int C = K::kChannels, NB = K::NB, ROWS = K::kRows, R = K::kRadius, kTaps = K::kTaps;
   constexpr int kWords = NB / 4;
   constexpr int kSideWords = K::kSideBytes / 4;
   constexpr int kSpanWords = kWords + 2 * kSideWords;
@@ -565,10 +596,11 @@ __global__ void __launch_bounds__(32 * kWarps, K::kMinBlocks)
   constexpr int kSidePairs = K::kSideBytes / 2;
   constexpr int kSideValues = K::kSideBytes;
   using T = TileShape<NB>;
-  __shared__ __align__(16) std::uint8_t tile[(kWarps * ROWS + 4) * T::stride];
+  __shared__ __align__(16) std::uint8_t tile[(kWarps * ROWS + 2 * R) * T::stride];
   const int block_first_byte = static_cast<int>(blockIdx.x) * 30 * NB - NB;  // lane 0's first byte
   const int band = static_cast<int>(blockIdx.y) * kWarps * ROWS;             // the block's first output row
-  fill_tile<C, NB, ROWS, K::kOneInFlight>(in, width, height, pitch, aligned, block_first_byte - T::shift, band, tile);
+  fill_tile<C, NB, ROWS, R, K::kOneInFlight>(in, width, height, pitch, aligned, block_first_byte - T::shift, band,
+                                             tile);
 
   const int lane = threadIdx.x;
   const int y0 = band + threadIdx.y * ROWS;
@@ -601,23 +633,22 @@ __global__ void __launch_bounds__(32 * kWarps, K::kMinBlocks)
 #pragma unroll
   for (int k = 0; k < 5; ++k) w[k] = taps.w[k];
   std::uint8_t* dst = out + (y0 * pitch + first_byte);
-  std::uint32_t hring[K::kHalves && K::kRing ? 5 : 1][kPairs];  // the last five rows, unpacked
+  std::uint32_t hring[K::kHalves && K::kRing ? kTaps : 1][kPairs];  // the last 2R + 1 rows, unpacked
   float fring[!K::kHalves && K::kRing ? 5 : 1][kFloats];
 #pragma unroll
-  for (int i = 0; i < ROWS + 4; ++i) {
+  for (int i = 0; i < ROWS + 2 * R; ++i) {
     if constexpr (K::kRing) {
       std::uint32_t words[kSpanWords];
       read_span(i, words);
       if constexpr (K::kHalves)
-        unpack_half(words, hring[i % 5]);
+        unpack_half(words, hring[i % kTaps]);
       else
         unpack_float(words, fring[i % 5]);
     }
-    if (i < 4) continue;  // the first 4 rows only fill the ring
+    if (i < 2 * R) continue;  // the first 2R rows only fill the ring
     std::uint32_t packed[kWords];
     if constexpr (K::kRing && K::kHalves) {
-      out_row<C, NB, kSidePairs, K::kPermutes>(hring[(i + 1) % 5], hring[(i + 2) % 5], hring[(i + 3) % 5],
-                                               hring[(i + 4) % 5], hring[i % 5], hw, packed);
+      out_row<C, NB, kSidePairs, K::kPermutes, R>(hring, i % kTaps, hw, far, packed);
     } else if constexpr (K::kRing) {
       out_row_f32<C, NB, kSideValues>(fring[(i + 1) % 5], fring[(i + 2) % 5], fring[(i + 3) % 5], fring[(i + 4) % 5],
                                       fring[i % 5], w, packed);
@@ -635,18 +666,18 @@ __global__ void __launch_bounds__(32 * kWarps, K::kMinBlocks)
           unpack_float(words, values[k]);
       }
       if constexpr (K::kHalves)
-        out_row<C, NB, kSidePairs, K::kPermutes>(pairs[0], pairs[1], pairs[2], pairs[3], pairs[4], hw, packed);
+        out_row<C, NB, kSidePairs, K::kPermutes, 2>(pairs, 4, hw, far, packed);
       else
         out_row_f32<C, NB, kSideValues>(values[0], values[1], values[2], values[3], values[4], w, packed);
     }
-    if (writes && y0 + i - 4 < height) store_row<NB>(dst, packed, vector_out, row_bytes - first_byte);
+    if (writes && y0 + i - 2 * R < height) store_row<NB>(dst, packed, vector_out, row_bytes - first_byte);
     dst += pitch;
   }
 }
 
 template <int C, class K>
 void launch_shape(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p, const HalfWeights& hw,
-                  cudaStream_t stream) {
+                  const FarHalfWeights& far, cudaStream_t stream) {
   const gauss::ImageGeometry& g = p.image;
   const dim3 block(32, kWarps);
   if constexpr (K::kTiles) {
@@ -655,7 +686,7 @@ void launch_shape(const std::uint8_t* in, std::uint8_t* out, const gauss::Proble
     // cp.async copies 16-byte chunks: rows must start on 16-byte boundaries.
     const bool aligned = g.pitch % 16 == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
                          reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-    blur_tiles<K><<<grid, block, 0, stream>>>(in, out, g.width, g.height, g.pitch, aligned, hw,
+    blur_tiles<K><<<grid, block, 0, stream>>>(in, out, g.width, g.height, g.pitch, aligned, hw, far,
                                               half2::radius2_taps(p.blur, p.taps));
   } else {
     const int strips = capstone::strips(g.width * C, K::NB);
@@ -663,7 +694,7 @@ void launch_shape(const std::uint8_t* in, std::uint8_t* out, const gauss::Proble
     const dim3 grid((items + kWarps - 1) / kWarps);
     const bool aligned = g.pitch % K::NB == 0 && reinterpret_cast<std::uintptr_t>(in) % K::NB == 0 &&
                          reinterpret_cast<std::uintptr_t>(out) % K::NB == 0;
-    blur_stream<K><<<grid, block, 0, stream>>>(in, out, g.width, g.height, g.pitch, aligned, strips, hw,
+    blur_stream<K><<<grid, block, 0, stream>>>(in, out, g.width, g.height, g.pitch, aligned, strips, hw, far,
                                                half2::radius2_taps(p.blur, p.taps));
   }
 }
@@ -672,16 +703,25 @@ template <int C, int A>
 using Ablated = GAUSS_SHAPE_OF(C, capstone::ablated(C, capstone::Ablation(A)));
 template <int C, int I>
 using Shaped = GAUSS_SHAPE_OF(C, capstone::shape(C, I));
+template <int C, int R>
+using Wide = GAUSS_SHAPE_OF(C, capstone::wide(C, R));
 
 template <int C, int... A>
 void launch_ablated(int which, const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p,
                     const HalfWeights& hw, cudaStream_t stream, std::integer_sequence<int, A...>) {
-  ((which == A ? launch_shape<C, Ablated<C, A>>(in, out, p, hw, stream) : void()), ...);
+  ((which == A ? launch_shape<C, Ablated<C, A>>(in, out, p, hw, FarHalfWeights{}, stream) : void()), ...);
 }
 template <int C, int... I>
 void launch_shaped(int which, const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p, const HalfWeights& hw,
                    cudaStream_t stream, std::integer_sequence<int, I...>) {
-  ((which == I ? launch_shape<C, Shaped<C, I>>(in, out, p, hw, stream) : void()), ...);
+  ((which == I ? launch_shape<C, Shaped<C, I>>(in, out, p, hw, FarHalfWeights{}, stream) : void()), ...);
+}
+
+// The shipped tile at radius 3 .. wide_max_radius(C).
+template <int C, int... R>
+void launch_wide(const half2::WideHalfWeights& w, const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p,
+                 cudaStream_t stream, std::integer_sequence<int, R...>) {
+  ((w.radius == R + 3 ? launch_shape<C, Wide<C, R + 3>>(in, out, p, w.near, w.far, stream) : void()), ...);
 }
 
 }  // namespace
@@ -700,7 +740,17 @@ bool launch_blur_capstone_ablated(int which, const std::uint8_t* in, std::uint8_
 
 bool launch_blur_capstone(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem,
                           cudaStream_t stream) {
-  return launch_blur_capstone_ablated(0, in, out, problem, stream);
+  const auto wide = half2::wide_half2_weights(problem.blur);
+  const int channels = problem.image.channels;
+  if (!wide || wide->radius > capstone::wide_max_radius(channels)) return false;
+  if (wide->radius == 2) return launch_blur_capstone_ablated(0, in, out, problem, stream);
+  if (channels == 4)
+    launch_wide<4>(*wide, in, out, problem, stream,
+                   std::make_integer_sequence<int, capstone::wide_max_radius(4) - 2>{});
+  else
+    launch_wide<1>(*wide, in, out, problem, stream,
+                   std::make_integer_sequence<int, capstone::wide_max_radius(1) - 2>{});
+  return true;
 }
 
 bool launch_blur_overlap_shape(int shape, const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& problem,

@@ -29,6 +29,7 @@ struct Knobs {
   bool shuffles;   ///< neighbours' vertical sums by warp shuffle (else each lane sums them itself)
   bool ring;       ///< the last five rows kept unpacked in registers (else re-read and re-unpacked per row)
   bool one_in_flight = false;  ///< tiles: each cp.async waited for before the next (the ablation)
+  int radius = 2;              ///< taps each side: 2 (radius 1 as 2), or 3 .. 5 (tiles, packed halves, ring, shuffles)
 };
 
 /// The capstone's kernel as shipped: chapter 13's block tiles, 4 x rows + 4
@@ -43,6 +44,24 @@ constexpr Knobs shipped(int channels, bool opencl = false) {
   return channels == 4 ? Knobs{true, 16, 8, 0, 0, 4, true, true, true, true}
                        : Knobs{true, 8, 8, 0, 0, 8, true, true, true, true};
 }
+
+/// The shipped kernel for a wider blur, radius 3 up to wide_max_radius: the
+/// same tile with 2 x radius halo rows and a ring of 2 x radius + 1 rows.
+/// CUDA asks for fewer blocks per SM where the ring would not fit the
+/// registers without spilling (ptxas -v): RGBA radius 4 (9 rows of 8 pairs,
+/// 167 registers) 3 blocks, gray radius 5 (11 rows of 4 pairs) 6.
+constexpr Knobs wide(int channels, int radius, bool opencl = false) {
+  Knobs k = shipped(channels, opencl);
+  k.radius = radius;
+  if (!opencl && channels == 4 && radius >= 4) k.min_blocks = 3;
+  if (!opencl && channels == 1 && radius >= 5) k.min_blocks = 6;
+  return k;
+}
+
+/// The widest radius the shipped tile sums for @p channels: a lane takes its
+/// neighbours' pairs from the next lane only, 2 x radius pairs for RGBA (8
+/// in a 16-byte lane: radius 4), (radius + 1) / 2 for gray.
+constexpr int wide_max_radius(int channels) { return channels == 4 ? 4 : 5; }
 
 /// The overlap candidate: each warp streams a segment of its strip, its next
 /// rows on their way by cp.async while it computes (blur_overlap's streaming

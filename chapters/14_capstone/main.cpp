@@ -49,21 +49,26 @@ namespace chapter14 {
 namespace {
 
 // The OpenCL set-up of blur_capstone.cl with @p knobs, PTX or portable. The
-// packed halves serve the radius-1 and -2 blurs whose half weights are proven
-// (half2_weights), the float path any of them (radius 1 as radius 2 with
-// outer taps 0); larger radii go to chapter 10's kernel.
+// packed halves serve the blurs whose half weights are proven
+// (wide_half2_weights), radius 3 and up in the shipped tile only and up to
+// wide_max_radius; the float path radius 1 and 2 (radius 1 as radius 2 with
+// outer taps 0). Every other blur goes to chapter 10's kernel.
 gauss::OpenClLaunch capstone_opencl(gauss::OpenClSession& cl, const gauss::Problem& p, const capstone::Knobs& knobs,
                                     bool ptx) {
-  const auto weights = half2::half2_weights(p.blur);
-  if ((knobs.halves && !weights) || p.blur.radius > 2) return ring::opencl_setup(cl, p);
+  const auto weights = half2::wide_half2_weights(p.blur);
+  const int radius = knobs.halves && weights ? weights->radius : 2;
+  const bool served = knobs.halves ? weights && radius <= capstone::wide_max_radius(p.image.channels) &&
+                                         (radius == 2 || (knobs.tiles && knobs.ring))
+                                   : p.blur.radius <= 2;
+  if (!served) return ring::opencl_setup(cl, p);
   const gauss::ImageGeometry g = p.image;
   const auto define = [](const char* name, int value) {
     return " -D " + std::string(name) + "=" + std::to_string(value);
   };
-  std::string options = define("CHANNELS", g.channels) + define("NB", knobs.lane_bytes) +
-                        define("WARPS", capstone::kWarpsPerBlock) + define("HALVES", knobs.halves) +
-                        define("PERMUTES", knobs.permutes) + define("SHUFFLES", knobs.shuffles) +
-                        define("RING", knobs.ring) + define("TILES", knobs.tiles) + (ptx ? " -D NV_PTX" : "");
+  std::string options =
+      define("CHANNELS", g.channels) + define("NB", knobs.lane_bytes) + define("WARPS", capstone::kWarpsPerBlock) +
+      define("HALVES", knobs.halves) + define("PERMUTES", knobs.permutes) + define("SHUFFLES", knobs.shuffles) +
+      define("RING", knobs.ring) + define("TILES", knobs.tiles) + define("RADIUS", radius) + (ptx ? " -D NV_PTX" : "");
   const int strips = capstone::strips(g.width * g.channels, knobs.lane_bytes);
   const cl::NDRange local(32, capstone::kWarpsPerBlock);
   cl::NDRange global;
@@ -84,16 +89,17 @@ gauss::OpenClLaunch capstone_opencl(gauss::OpenClSession& cl, const gauss::Probl
   }
   cl::Kernel kernel =
       cl.kernel(gauss::embedded::blur_capstone_cl, knobs.tiles ? "blur_capstone" : "blur_stream", options);
-  const half2::HalfWeights hw = weights.value_or(half2::HalfWeights{});
+  const half2::HalfWeights hw = weights ? weights->near : half2::HalfWeights{};
+  const half2::FarHalfWeights far = weights ? weights->far : half2::FarHalfWeights{};
   const bool tiles = knobs.tiles;
-  return [&cl, kernel, global, local, g, aligned, strips, hw, tiles, taps = half2::radius2_taps(p.blur, p.taps)](
+  return [&cl, kernel, global, local, g, aligned, strips, hw, far, tiles, taps = half2::radius2_taps(p.blur, p.taps)](
              const cl::Buffer& in, const cl::Buffer& out) mutable {
     if (tiles)
-      gauss::sections::set_args(kernel, in, out, g.width, g.height, g.pitch, aligned, hw, taps.w[0], taps.w[1],
+      gauss::sections::set_args(kernel, in, out, g.width, g.height, g.pitch, aligned, hw, far, taps.w[0], taps.w[1],
                                 taps.w[2]);
     else
-      gauss::sections::set_args(kernel, in, out, g.width, g.height, g.pitch, aligned, strips, hw, taps.w[0], taps.w[1],
-                                taps.w[2]);
+      gauss::sections::set_args(kernel, in, out, g.width, g.height, g.pitch, aligned, strips, hw, far, taps.w[0],
+                                taps.w[1], taps.w[2]);
     cl::Event done;
     cl.queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &done);
     return std::vector<cl::Event>{done};

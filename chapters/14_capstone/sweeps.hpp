@@ -322,7 +322,7 @@ inline void print_floor(gauss::SectionContext& context, const std::string& api, 
 
 inline void l2_floor(gauss::SectionContext& context, const gauss::Chapter& chapter) {
   const gauss::RunSettings settings{context.options.warmup, context.options.repeat, 0.0};
-  const gauss::BlurSpec blur{1.0, 2};
+  const gauss::BlurSpec blur = context.blur;  // the run's: --sigma and --radius (default sigma 1, radius 2)
   for (int channels : {1, 4}) {
     // 6720 x 4480 as the benchmark; RGBA rows 6720 bytes apart (overlapping) to stay at 30 MB.
     const gauss::ImageGeometry g{context.input.width, context.input.height, channels, context.input.width};
