@@ -626,7 +626,7 @@ def chapter15(path, rows, out, prefix):
                            label=f"roof, {name}: max(copy, multiply-adds)")
         portable = "portable" + main[len("main"):]
         for kernel, marker, what, tint in ((main, "o", "tensor cores", colour),
-                                           ("ch14_" + main, "x", "chapter 14 (packed halves to radius 2, then float)",
+                                           ("ch14_" + main, "x", "chapter 14 (packed halves to radius 5, RGBA 4; then float)",
                                             "tab:red"), (portable, "s", "portable OpenCL C", "tab:green")):
             if kernel not in curves:
                 continue
