@@ -8,7 +8,8 @@
 // stages of five rows ahead, and waits only for its own copies. The segment's
 // halo rows are read once per 36 rows instead of once per 16, and no barrier
 // is left. Same packed-half arithmetic and error bound as chapters 11-13
-// (half2_plan.hpp); every other blur falls back to chapter 10's float kernel.
+// (half2_plan.hpp), to radius 5 (RGBA 4) where its bound holds; every other
+// blur falls back to chapter 10's float kernel.
 //
 // OpenCL runs the same kernel through inline PTX on NVIDIA's platform, and a
 // portable version of it everywhere else (`portable`: floats, no shuffles, no
