@@ -84,9 +84,31 @@ for step in "${steps[@]}"; do
     [ -f "$binary" ] || continue
     # The driver's PTX ends in NUL bytes, which ptxas refuses.
     tr -d '\000' < "$binary" > "$logs/kernel.ptx"
-    registers=$(ptxas -v -arch=sm_90 "$logs/kernel.ptx" -o "$logs/kernel.cubin" 2>&1 | grep -oE "Used [0-9]+ registers" | head -1)
-    sass=$(cuobjdump --dump-sass "$logs/kernel.cubin" 2> /dev/null | grep -cE '^\s+/\*[0-9a-f]+\*/')
-    echo "$chapter $variant $(basename "$binary" .bin): $registers, $sass SASS instructions" >> "$opencl_out"
+    # A program can hold several kernels (chapter 10's holds two): one line
+    # per kernel, its registers and its SASS length.
+    ptxas -v -arch=sm_90 "$logs/kernel.ptx" -o "$logs/kernel.cubin" > "$logs/ptxas.txt" 2>&1
+    cuobjdump --dump-sass "$logs/kernel.cubin" > "$logs/kernel.sass" 2> /dev/null
+    python3 - "$logs/ptxas.txt" "$logs/kernel.sass" "$chapter $variant $(basename "$binary" .bin)" >> "$opencl_out" <<'PY'
+import re, sys
+registers, kernel = {}, None
+for line in open(sys.argv[1]):
+    m = re.search(r"Compiling entry function '(\w+)'", line)
+    if m:
+        kernel = m.group(1)
+    m = re.search(r"Used (\d+) registers", line)
+    if m and kernel:
+        registers[kernel], kernel = int(m.group(1)), None
+sass, kernel = {}, None
+for line in open(sys.argv[2]):
+    m = re.match(r"\s+Function : (\w+)", line)
+    if m:
+        kernel = m.group(1)
+        sass[kernel] = 0
+    elif kernel and re.match(r"\s+/\*[0-9a-f]+\*/", line):
+        sass[kernel] += 1
+for name in sorted(registers):
+    print(f"{sys.argv[3]} {name}: Used {registers[name]} registers, {sass.get(name, 0)} SASS instructions")
+PY
   done
 done
 echo "wrote $opencl_out"
