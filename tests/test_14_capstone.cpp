@@ -85,6 +85,16 @@ TEST_CASE("14_capstone: sections ablation and shapes check every build (OpenCL)"
   check_section("overlap_shapes", "opencl", "1000x45");
 }
 
+// The packed halves at every radius `main` serves with them (1 to 5, RGBA to
+// 4), through the emulation on the CPU (PTX on NVIDIA's platform): on the
+// CPU `main` itself runs the float kernel, so this is where the tests see
+// the wide tile's arithmetic. Odd widths, a height that cuts the group's
+// rows short, and a width with several strips.
+TEST_CASE("14_capstone: section halves_check: the packed halves at radius 1-5 (OpenCL)", "[ch14][opencl]") {
+  check_section("halves_check", "opencl", "131x37");
+  check_section("halves_check", "opencl", "1001x19");
+}
+
 TEST_CASE("14_capstone: sections ablation and shapes check every build (CUDA)", "[ch14][.][cuda]") {
   check_section("ablation", "cuda", "1000x45");
   check_section("overlap_shapes", "cuda", "1000x45");

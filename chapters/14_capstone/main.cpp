@@ -226,6 +226,9 @@ gauss::Chapter make_chapter() {
   chapter.add_section(
       "l2_floor", "the SM-side floor: main and overlap with their data in the L2 cache (in place, 30 MB)",
       [&self](gauss::SectionContext& context) { l2_floor(context, self); }, Runs::OnRequest);
+  chapter.add_section(
+      "halves_check", "main's packed halves at radius 1-5 (RGBA 1-4), emulated where PTX is not: checked, OpenCL",
+      [](gauss::SectionContext& context) { halves_check(context, capstone_opencl); }, Runs::OnRequest);
   chapter.add_section("roofs", "Apple's two roofs (copy, multiply-add) on this device, and its Listing 14-1 timer",
                       roofs, Runs::OnRequest);
 

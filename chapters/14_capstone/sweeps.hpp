@@ -7,6 +7,7 @@
 // adds them as sections (on request).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -19,6 +20,7 @@
 #include "gauss/reference.hpp"
 #include "gauss/runners.hpp"
 #include "gauss/section_tools.hpp"
+#include "half2_plan.hpp"
 #ifdef GAUSS_HAVE_CUDA
 #include "blur_capstone.cuh"
 #include "copy_variants.cuh"
@@ -227,6 +229,42 @@ void knob_sweep(gauss::SectionContext& context, const KnobbedOpenCl& overlap_ope
       gauss::print_sweep(context, title, points, context.cuda->name);
     }
 #endif
+  }
+}
+
+// --- The packed halves at every radius they serve, on any OpenCL device --------
+// The shipped tile in packed halves at radius 1 to 5 (RGBA to 4), sigma =
+// max(0.5, radius / 3), each against the reference: through inline PTX on
+// NVIDIA's platform, and elsewhere with its halves emulated in OpenCL C and
+// each item summing its neighbours (no shuffles): correct, a hundred times
+// slower, so that PoCL and Oclgrind check the arithmetic of every radius
+// that `main` runs in halves on a GPU. A point that differs fails the run.
+inline void halves_check(gauss::SectionContext& context, const KnobbedOpenCl& capstone_opencl) {
+  if (context.opencl == nullptr) {
+    context.out << "halves_check: OpenCL only (CUDA's main is checked by the variants themselves)\n";
+    return;
+  }
+  const gauss::RunSettings settings{context.options.warmup, context.options.repeat, 0.0};
+  const bool ptx = use_ptx(*context.opencl);
+  for (gauss::PixelFormat format : {gauss::PixelFormat::Gray, gauss::PixelFormat::Rgba}) {
+    const gauss::Image input = gauss::convert(context.input, format);
+    gauss::OpenClRunner runner(*context.opencl, input);
+    const gauss::VariantResult copy = runner.copy(settings);
+    capstone::Knobs knobs = capstone::shipped(input.channels, true);
+    knobs.shuffles = ptx;  // OpenCL C 1.2 has no shuffle
+    std::vector<gauss::SweepPoint> points;
+    for (int radius = 1; radius <= capstone::wide_max_radius(input.channels); ++radius) {
+      const gauss::BlurSpec blur{std::max(0.5, radius / 3.0), radius};
+      if (!half2::wide_half2_weights(blur)) continue;  // not proven: main would not take it either
+      const gauss::Image reference = gauss::blur_reference(input, blur);
+      const gauss::Variant v = point([knobs, ptx, capstone_opencl](gauss::OpenClSession& cl, const gauss::Problem& p) {
+        return capstone_opencl(cl, p, knobs, ptx);
+      });
+      points.push_back(
+          {std::to_string(radius), copy, runner.run(v, blur, reference, settings), gauss::shape_of(input, blur)});
+    }
+    context.out << gauss::name_of(format) << ", OpenCL (" << (ptx ? "PTX" : "halves emulated") << "):\n";
+    gauss::print_sweep(context, "radius", points, context.opencl->info.name);
   }
 }
 
