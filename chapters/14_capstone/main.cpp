@@ -18,7 +18,8 @@
 // In the same run: the step before (chapter 13's tiles, ch13_main and
 // ch13_main_rgba) and NPP's Gaussian filter. On request, the sections of
 // sweeps.hpp (the ceiling, the size sweep, the shapes, the ablation, the
-// floor with the data in L2) and Apple's two roofs (roofs.hpp). The lesson is
+// floor with the data in L2, the packed halves checked at every radius) and
+// Apple's two roofs (roofs.hpp). The lesson is
 // in README.md beside this file.
 #include <memory>
 #include <string>
