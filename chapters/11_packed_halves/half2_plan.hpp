@@ -68,8 +68,18 @@ struct HalfTaps {
 };
 
 /// The tap of @p taps at distance @p d (0 .. kMaxHalfRadius) from the centre.
-inline double tap_at(const HalfTaps& taps, int d) {
+inline double& tap_at(HalfTaps& taps, int d) {
   return d == 0 ? taps.w2 : d == 1 ? taps.w1 : d == 2 ? taps.w0 : taps.far[static_cast<std::size_t>(d - 3)];
+}
+inline double tap_at(const HalfTaps& taps, int d) { return tap_at(const_cast<HalfTaps&>(taps), d); }
+
+/// The bias K of the kernel's vertical sums for a blur of radius @p radius:
+/// 1024 times each distinct tap once (the centre row holds 1024 + b, each
+/// pair of rows 1024 + b + b', so K takes back the 1024 of each).
+inline double half_bias(const HalfTaps& taps, int radius) {
+  double tap_sum = 0;
+  for (int d = 0; d <= radius; ++d) tap_sum += tap_at(taps, d);
+  return 1024.0 * tap_sum;
 }
 
 /// Sigma 1's: 0.0544886850, 0.2442013420 and 0.4026199470 in units of
@@ -132,14 +142,13 @@ inline ErrorBound half2_error_bound(const HalfTaps& half, const std::vector<doub
   bound.radius = radius;
   if (radius < 2 || radius > kMaxHalfRadius || exact.size() != static_cast<std::size_t>(2 * radius + 1))
     return bound;  // nothing proven
-  double tap_sum = 0, weight_sum = 0;
+  double weight_sum = 0;
   bound.exact = true;
   for (int d = 0; d <= radius; ++d) {
-    tap_sum += tap_at(half, d);
     weight_sum += (d ? 2 : 1) * tap_at(half, d);
     bound.exact = bound.exact && is_half(tap_at(half, d));
   }
-  const double k = 1024.0 * tap_sum;
+  const double k = half_bias(half, radius);
   bound.exact = bound.exact && is_half(k);
 
   // Vertical (out_row): each pair of rows d above and below is first added
@@ -268,15 +277,7 @@ inline HalfTaps choose_half_taps(const std::vector<double>& exact) {
       for (int e = 1; e <= radius; ++e) centre -= 2 * n[static_cast<std::size_t>(e)];
       if (centre < 0) return;
       HalfTaps taps{0, 0, centre / 4096.0};
-      for (int e = 1; e <= radius; ++e) {
-        const double w = n[static_cast<std::size_t>(e)] / 4096.0;
-        if (e == 1)
-          taps.w1 = w;
-        else if (e == 2)
-          taps.w0 = w;
-        else
-          taps.far[static_cast<std::size_t>(e - 3)] = w;
-      }
+      for (int e = 1; e <= radius; ++e) tap_at(taps, e) = n[static_cast<std::size_t>(e)] / 4096.0;
       const ErrorBound bound = half2_error_bound(taps, exact);
       if (bound.exact && (best_total < 0 || bound.total < best_total)) {
         best = taps;
@@ -327,8 +328,7 @@ inline std::optional<WideHalfWeights> chosen_half2_weights(const gauss::BlurSpec
   const HalfTaps taps = choose_half_taps(*exact);
   const ErrorBound bound = half2_error_bound(taps, *exact);
   if (!bound.holds()) return std::nullopt;
-  double k = 0;
-  for (int d = 0; d <= bound.radius; ++d) k += 1024.0 * tap_at(taps, d);
+  const double k = half_bias(taps, bound.radius);
   const double w0 = taps.w0, w1 = taps.w1, w2 = taps.w2, w3 = taps.far[0], w4 = taps.far[1], w5 = taps.far[2];
   const HalfWeights near{half_pair(w0, w0),  half_pair(w1, w1),  half_pair(w2, w2),  half_pair(-k, -k),
                          half_pair(w0, 0.0), half_pair(w1, 0.0), half_pair(w2, 1.0), half_pair(-k, -1024.0)};
