@@ -319,10 +319,9 @@ inline void out_row(const uint (*ring)[SPAN_PAIRS], int newest, const HalfWeight
 #define AT(m, d) ((d) % 2 == 0 ? P[(m) + SENT + (d) / 2] : Q[(m) + SENT + ((d) - 1) / 2])
 #pragma unroll
     for (int m = 0; m < PAIRS; ++m) {
-        uint h = hfma2(tap(hw, far, RADIUS, false), AT(m, -RADIUS), 0u);
-        h = hfma2(tap(hw, far, RADIUS, false), AT(m, RADIUS), h);
+        uint h = 0u; /* the first HFMA2 adds its product to 0: rounds the product alone */
 #pragma unroll
-        for (int d = RADIUS - 1; d >= 1; --d) {
+        for (int d = RADIUS; d >= 1; --d) {
             h = hfma2(tap(hw, far, d, false), AT(m, -d), h);
             h = hfma2(tap(hw, far, d, false), AT(m, d), h);
         }
@@ -334,10 +333,9 @@ inline void out_row(const uint (*ring)[SPAN_PAIRS], int newest, const HalfWeight
 #pragma unroll
     for (int m = 0; m < PAIRS; ++m) { /* two pairs per pixel: offset d is pair m + 2d */
         const bool ba = m % 2;
-        uint h = hfma2(tap(hw, far, RADIUS, ba), P[m + SENT - 2 * RADIUS], 0u);
-        h = hfma2(tap(hw, far, RADIUS, ba), P[m + SENT + 2 * RADIUS], h);
+        uint h = 0u;
 #pragma unroll
-        for (int d = RADIUS - 1; d >= 1; --d) {
+        for (int d = RADIUS; d >= 1; --d) {
             h = hfma2(tap(hw, far, d, ba), P[m + SENT - 2 * d], h);
             h = hfma2(tap(hw, far, d, ba), P[m + SENT + 2 * d], h);
         }

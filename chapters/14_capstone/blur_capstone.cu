@@ -213,10 +213,9 @@ __device__ __forceinline__ void out_row(const std::uint32_t (*ring)[kSpan], int 
     auto at = [&](int m, int d) { return d % 2 == 0 ? P[m + kSent + d / 2] : Q[m + kSent + (d - 1) / 2]; };
 #pragma unroll
     for (int m = 0; m < kPairs; ++m) {
-      std::uint32_t h = hfma2(tap(hw, far, R, false), at(m, -R), 0u);
-      h = hfma2(tap(hw, far, R, false), at(m, R), h);
+      std::uint32_t h = 0u;  // the first HFMA2 adds its product to 0: rounds the product alone
 #pragma unroll
-      for (int d = R - 1; d >= 1; --d) {
+      for (int d = R; d >= 1; --d) {
         h = hfma2(tap(hw, far, d, false), at(m, -d), h);
         h = hfma2(tap(hw, far, d, false), at(m, d), h);
       }
@@ -228,10 +227,9 @@ __device__ __forceinline__ void out_row(const std::uint32_t (*ring)[kSpan], int 
 #pragma unroll
     for (int m = 0; m < kPairs; ++m) {
       const bool ba = m % 2;
-      std::uint32_t h = hfma2(tap(hw, far, R, ba), P[m + kSent - 2 * R], 0u);
-      h = hfma2(tap(hw, far, R, ba), P[m + kSent + 2 * R], h);
+      std::uint32_t h = 0u;
 #pragma unroll
-      for (int d = R - 1; d >= 1; --d) {
+      for (int d = R; d >= 1; --d) {
         h = hfma2(tap(hw, far, d, ba), P[m + kSent - 2 * d], h);
         h = hfma2(tap(hw, far, d, ba), P[m + kSent + 2 * d], h);
       }
