@@ -46,7 +46,8 @@
 /* An odd number of 16-byte chunks per row: the 8 rows of an ldmatrix read fall in different banks. */
 #define RAW_STRIDE ((RAW_COLS / 16) % 2 ? RAW_COLS : RAW_COLS + 16)
 #define ROW_TILES ((TH + 2 * RADIUS + 15) / 16) /* 16-row tiles of the horizontal pass */
-#define RAW_ROWS (16 * ROW_TILES)               /* rows loaded (the last beyond TH + 2R: finite values, weight 0) */
+#define LOAD_ROWS (TH + 2 * RADIUS)             /* the rows a tile reads */
+#define RAW_ROWS (16 * ROW_TILES)               /* past LOAD_ROWS: never loaded, weight 0 (below) */
 #define KV ((16 + 2 * RADIUS + 15) / 16)        /* 16-row steps of the vertical pass */
 #define H_STRIDE (2 * TW + 16)                  /* bytes per row of halves: 9 chunks, bank-conflict free */
 #define OUT_STRIDE (TW * CHANNELS)
@@ -84,6 +85,24 @@ typedef struct {
     uint h15[33]; /* horizontal weights x 2^15, summing to 2^15 */
     uint v16[33]; /* vertical weights as half-float bits */
 } MmaWeights;
+
+/* The persistent grid's walk over the tiles (blur_mma_plan.hpp): group b of G
+ * takes tiles b, b + G, ... in row-major order; from one to the next the
+ * column steps by G % tiles_x and the row by G / tiles_x, so no tile divides. */
+typedef struct {
+    int tiles_x, tiles_y;
+    int step_x, step_y;
+} TileWalk;
+
+inline void next_tile(const TileWalk* walk, int* tx, int* ty)
+{
+    *tx += walk->step_x;
+    *ty += walk->step_y;
+    if (*tx >= walk->tiles_x) {
+        *tx -= walk->tiles_x;
+        ++*ty;
+    }
+}
 
 inline uint byte_of(uint word, int k)
 {
@@ -289,11 +308,23 @@ inline __local uchar* fresh_local_address(__local uint4* words)
 #define fresh_local_address(words) ((__local uchar*)(words))
 #endif
 
-/* floor(v + 0.5) of 0 <= v < 256 as a byte (saturated at 255). */
-inline uint round_to_byte(float v)
+/* floor(v) of 0 <= v < 256 in the low byte (the rest: other bits). The
+ * vertical sums start at 0.5, so this is the blur rounded half up; the error
+ * bound (below 1/2) keeps v within [0, 256), so no saturation is needed. On
+ * the GPU, 2^23 + v rounded down, whose float bits end in floor(v). */
+#ifdef NV_PTX
+inline uint rounded_bits(float v)
 {
-    return min((uint)floor(v + 0.5f), 255u);
+    float r;
+    asm("add.rm.f32 %0, %1, 0f4B000000;" : "=f"(r) : "f"(v));
+    return as_uint(r);
 }
+#else
+inline uint rounded_bits(float v)
+{
+    return (uint)floor(v);
+}
+#endif
 
 /* ---- The weights' bands, as each lane holds them ---------------------------------- */
 /* The horizontal band for inputs starting `shift` columns past a 16-byte
@@ -335,7 +366,7 @@ inline uint band_f16(const MmaWeights* w, int ks, int reg, int g, int t)
  * compute). */
 #define WORD_PIXELS (16 / CHANNELS)
 #define WORDS_PER_ROW (RAW_COLS / WORD_PIXELS)
-#define TILE_WORDS (RAW_ROWS * WORDS_PER_ROW)
+#define TILE_WORDS (LOAD_ROWS * WORDS_PER_ROW)
 #define LOADS ((TILE_WORDS + THREADS - 1) / THREADS) /* words an item holds */
 
 inline void load_tile(__global const uchar* restrict in, int width, int height, int pitch, int x0, int y0,
@@ -396,19 +427,23 @@ UNROLL
 }
 
 /* The tile's staged output (TH rows of OUT_STRIDE bytes) to rows y0 .. of the
- * image: 16-byte chunks inside rows that are 16-byte aligned, bytes at the edge. */
+ * image: 16-byte chunks inside rows that are 16-byte aligned, bytes at the edge.
+ * An item's chunks (1 gray, 2 RGBA) are the same each tile. */
+#define OUT_CHUNKS (TH * OUT_STRIDE / 16)
 inline void store_rows(__global uchar* restrict out, int width, int height, int pitch, int x0, int y0,
                        __local const uchar* tile)
 {
     const int item = get_local_id(1) * 32 + get_local_id(0);
     const int row_bytes = width * CHANNELS;
     const bool aligned = (pitch & 15) == 0 && ((size_t)out & 15) == 0;
-    for (int e = item; e < TH * OUT_STRIDE / 16; e += THREADS) {
+UNROLL
+    for (int chunk = 0; chunk < (OUT_CHUNKS + THREADS - 1) / THREADS; ++chunk) {
+        const int e = item + chunk * THREADS;
         const int r = e / (OUT_STRIDE / 16);
         const int c = (e - r * (OUT_STRIDE / 16)) * 16;
         const int y = y0 + r;
         const int b0 = x0 * CHANNELS + c;
-        if (y >= height || b0 >= row_bytes) {
+        if (e >= OUT_CHUNKS || y >= height || b0 >= row_bytes) {
             continue;
         }
         __global uchar* dst = out + y * pitch + b0;
@@ -426,7 +461,7 @@ inline void store_rows(__global uchar* restrict out, int width, int height, int 
 /* ---- The kernel ---------------------------------------------------------------------- */
 __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_mma(
     __global const uchar* restrict in, __global uchar* restrict out, int width, int height, int pitch,
-    const MmaWeights weights)
+    const MmaWeights weights, const TileWalk walk)
 {
     __local uint4 smem_words[SMEM_BYTES / 16 + 1];
 #ifndef NV_PTX
@@ -457,18 +492,29 @@ UNROLL
         for (int reg = 0; reg < 4; ++reg)
             vband[ks][reg] = band_f16(&w, ks, reg, g, t);
 
-    const int tiles_x = (width + TW - 1) / TW;
-    const int tiles = tiles_x * ((height + TH - 1) / TH);
-    uint4 words[LOADS]; /* the next tile's input, in flight */
-#ifndef SERIAL
-    if (get_group_id(0) < tiles) {
-        const int ty = get_group_id(0) / tiles_x;
-        load_tile(in, width, height, pitch, (get_group_id(0) - ty * tiles_x) * TW, ty * TH, words);
+#if !defined(NV_PTX) && RAW_ROWS > LOAD_ROWS
+    /* The planes' rows past LOAD_ROWS (the horizontal pass's 16-row tiles reach
+     * beyond TH + 2R) meet only zero weights. Any bytes would do (their sums
+     * are finite: 0 times them is 0), and on the GPU they stay unwritten; the
+     * emulation zeroes them once, so that Oclgrind sees no uninitialised reads. */
+    for (int e = get_local_id(1) * 32 + lane; e < PLANES * (RAW_ROWS - LOAD_ROWS) * RAW_STRIDE; e += THREADS) {
+        const int spare = e / RAW_STRIDE; /* plane * (RAW_ROWS - LOAD_ROWS) + row past LOAD_ROWS */
+        const int plane = spare / (RAW_ROWS - LOAD_ROWS);
+        ((__local uchar*)smem_words)[(plane * RAW_ROWS + LOAD_ROWS + spare - plane * (RAW_ROWS - LOAD_ROWS)) *
+                                         RAW_STRIDE +
+                                     e - spare * RAW_STRIDE] = 0;
     }
 #endif
-    for (int tile = get_group_id(0); tile < tiles; tile += get_num_groups(0)) {
-        const int ty = tile / tiles_x;
-        const int x0 = (tile - ty * tiles_x) * TW;
+    int ty = (int)get_group_id(0) / walk.tiles_x; /* the group's first tile */
+    int tx = (int)get_group_id(0) - ty * walk.tiles_x;
+    uint4 words[LOADS]; /* the next tile's input, in flight */
+#ifndef SERIAL
+    if (ty < walk.tiles_y) {
+        load_tile(in, width, height, pitch, tx * TW, ty * TH, words);
+    }
+#endif
+    for (; ty < walk.tiles_y; next_tile(&walk, &tx, &ty)) {
+        const int x0 = tx * TW;
         const int y0 = ty * TH;
         barrier(CLK_LOCAL_MEM_FENCE); /* the previous tile's planes and output are no longer read */
 #ifdef SERIAL
@@ -481,10 +527,11 @@ UNROLL
         barrier(CLK_LOCAL_MEM_FENCE);
 #ifndef SERIAL
         /* The next tile's loads, issued now: they land while this tile is computed. */
-        const int next = tile + get_num_groups(0);
-        if (next < tiles) {
-            const int next_ty = next / tiles_x;
-            load_tile(in, width, height, pitch, (next - next_ty * tiles_x) * TW, next_ty * TH, words);
+        int next_tx = tx;
+        int next_ty = ty;
+        next_tile(&walk, &next_tx, &next_ty);
+        if (next_ty < walk.tiles_y) {
+            load_tile(in, width, height, pitch, next_tx * TW, next_ty * TH, words);
         }
 #endif
 
@@ -525,7 +572,7 @@ UNROLL
                 const int k = warp + n * WARPS;
                 const int i = k / COL_TILES;
                 const int j = k - i * COL_TILES;
-                float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                float v[4] = {0.5f, 0.5f, 0.5f, 0.5f}; /* + 0.5: rounded half up at the end */
 UNROLL
                 for (int ks = 0; ks < KV; ++ks) {
                     uint b[2];
@@ -556,14 +603,16 @@ UNROLL
 #if CHANNELS == 4
                 for (int e = 0; e < 2; ++e) {
                     const int q = 2 * half_row + e;
-                    const uint pixel = round_to_byte(vsum[0][n][q]) | round_to_byte(vsum[1][n][q]) << 8 |
-                                       round_to_byte(vsum[2][n][q]) << 16 | (uint)smem[ALPHA_OFFSET + r * TW + c + e]
-                                                                                 << 24;
+                    const uint pixel = (rounded_bits(vsum[0][n][q]) & 0xFFu) |
+                                       (rounded_bits(vsum[1][n][q]) & 0xFFu) << 8 |
+                                       (rounded_bits(vsum[2][n][q]) & 0xFFu) << 16 |
+                                       (uint)smem[ALPHA_OFFSET + r * TW + c + e] << 24;
                     *(__local uint*)(smem + OUT_OFFSET + r * OUT_STRIDE + 4 * (c + e)) = pixel;
                 }
 #else
                 *(__local ushort*)(smem + OUT_OFFSET + r * OUT_STRIDE + c) =
-                    (ushort)(round_to_byte(vsum[0][n][2 * half_row]) | round_to_byte(vsum[0][n][2 * half_row + 1]) << 8);
+                    (ushort)((rounded_bits(vsum[0][n][2 * half_row]) & 0xFFu) |
+                             (rounded_bits(vsum[0][n][2 * half_row + 1]) & 0xFFu) << 8);
 #endif
             }
         }
@@ -594,7 +643,7 @@ typedef struct {
 
 __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_tiles_f32(
     __global const uchar* restrict in, __global uchar* restrict out, int width, int height, int pitch,
-    const FloatTaps taps)
+    const FloatTaps taps, const TileWalk walk)
 {
     /* The planes as bytes (as blur_mma); one plane of horizontal sums, 4 columns a float4. */
     __local uint4 raw_words[RAW_BYTES / 16];
@@ -604,28 +653,27 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_tiles_f32
     __local uchar* smem = (__local uchar*)raw_words;
     __local uchar* out_tile = (__local uchar*)out_words;
     const int item = get_local_id(1) * 32 + get_local_id(0);
-    const int tiles_x = (width + TW - 1) / TW;
-    const int tiles = tiles_x * ((height + TH - 1) / TH);
+    int ty = (int)get_group_id(0) / walk.tiles_x; /* the group's first tile */
+    int tx = (int)get_group_id(0) - ty * walk.tiles_x;
     uint4 words[LOADS]; /* the next tile's input, in flight (as blur_mma) */
-    if (get_group_id(0) < tiles) {
-        const int ty = get_group_id(0) / tiles_x;
-        load_tile(in, width, height, pitch, (get_group_id(0) - ty * tiles_x) * TW, ty * TH, words);
+    if (ty < walk.tiles_y) {
+        load_tile(in, width, height, pitch, tx * TW, ty * TH, words);
     }
     /* The vertical pass's item: 4 columns (a float4) of VROWS output rows. */
     const int v_group = item / (TW / 4);
     const int v_col = item - v_group * (TW / 4);
     const int v_row = v_group * VROWS;
-    for (int tile = get_group_id(0); tile < tiles; tile += get_num_groups(0)) {
-        const int ty = tile / tiles_x;
-        const int x0 = (tile - ty * tiles_x) * TW;
+    for (; ty < walk.tiles_y; next_tile(&walk, &tx, &ty)) {
+        const int x0 = tx * TW;
         const int y0 = ty * TH;
         barrier(CLK_LOCAL_MEM_FENCE);
         store_tile(words, smem, (__local uchar*)alpha_words);
         barrier(CLK_LOCAL_MEM_FENCE);
-        const int next = tile + get_num_groups(0);
-        if (next < tiles) {
-            const int next_ty = next / tiles_x;
-            load_tile(in, width, height, pitch, (next - next_ty * tiles_x) * TW, next_ty * TH, words);
+        int next_tx = tx;
+        int next_ty = ty;
+        next_tile(&walk, &next_tx, &next_ty);
+        if (next_ty < walk.tiles_y) {
+            load_tile(in, width, height, pitch, next_tx * TW, next_ty * TH, words);
         }
         uint packed[VROWS][4]; /* the blurred pixels, one byte per plane (as blur_mma's RGBA) */
 #pragma unroll

@@ -78,7 +78,8 @@ struct Tile {
   // An odd number of 16-byte chunks per row: an ldmatrix's 8 rows fall in different banks.
   static constexpr int kRawStride = (kRawCols / 16) % 2 ? kRawCols : kRawCols + 16;
   static constexpr int kRowTiles = (kTH + 2 * R + 15) / 16;
-  static constexpr int kRawRows = 16 * kRowTiles;     // loaded (past TH + 2R: finite values, weight 0)
+  static constexpr int kLoadRows = kTH + 2 * R;       // the rows the tile reads
+  static constexpr int kRawRows = 16 * kRowTiles;     // past kLoadRows: zeros, set once, weight 0
   static constexpr int kKV = (16 + 2 * R + 15) / 16;  // 16-row steps, vertical
   static constexpr int kHStride = 2 * kTW + 16;       // bytes per row of halves: 9 chunks, conflict free
   static constexpr int kOutStride = kTW * C;
@@ -124,10 +125,20 @@ __device__ __forceinline__ std::uint32_t pack_halves(float lo, float hi) {
   return d;
 }
 
-// floor(v + 0.5) for 0 <= v < 256, saturated at 255: 2^23 + (v + 0.5) rounded
-// down leaves the floor in the low bits.
-__device__ __forceinline__ std::uint32_t round_to_byte(float v) {
-  return min(__float_as_uint(__fadd_rd(v + 0.5f, 8388608.0f)) & 0x1FFu, 255u);
+// floor(v) for 0 <= v < 256 in the low byte: 2^23 + v rounded down is 2^23 +
+// floor(v), whose float bits end in that integer. The vertical sums start at
+// 0.5, so this is the blur rounded half up; the error bound (below 1/2)
+// keeps v within [0, 256), so no saturation is needed.
+__device__ __forceinline__ std::uint32_t rounded_bits(float v) { return __float_as_uint(__fadd_rd(v, 8388608.0f)); }
+
+// The tile after (tx, ty) in the block's walk (blur_mma_plan.hpp).
+__device__ __forceinline__ void next_tile(const mma::TileWalk& walk, int& tx, int& ty) {
+  tx += walk.step_x;
+  ty += walk.step_y;
+  if (tx >= walk.tiles_x) {
+    tx -= walk.tiles_x;
+    ++ty;
+  }
 }
 
 // The horizontal band for inputs starting `shift` columns past a 16-byte
@@ -169,7 +180,7 @@ struct Fill {
   using T = Tile<R, C>;
   static constexpr int kPixels = 16 / C;  // pixels per 16-byte word
   static constexpr int kWordsPerRow = T::kRawCols / kPixels;
-  static constexpr int kWords = T::kRawRows * kWordsPerRow;
+  static constexpr int kWords = T::kLoadRows * kWordsPerRow;
   static constexpr int kLoads = (kWords + kThreads - 1) / kThreads;  // words a thread holds
   static_assert(T::kRawCols % kPixels == 0, "whole words per plane row");
 };
@@ -230,12 +241,17 @@ __device__ __forceinline__ void store_tile(const uint4 (&words)[Fill<R, C>::kLoa
   }
 }
 
+// The blocks an SM is to hold (__launch_bounds__): as many as the registers
+// of the kernel's first build allowed, so that ptxas keeps to them (64
+// registers gray, 80 RGBA to radius 8, 128 above).
+constexpr int min_blocks_per_sm(int radius, int channels) { return channels == 1 ? 4 : radius <= 8 ? 3 : 2; }
+
 // Overlap false: the same kernel, each tile's loads waited for before its
 // passes (fill, then compute): the section `overlap` measures the difference.
 template <int R, int C, bool Overlap>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
     blur_mma(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, int width, int height, int pitch,
-             Weights weights) {
+             Weights weights, mma::TileWalk walk) {
   using T = Tile<R, C>;
   __shared__ __align__(16) std::uint8_t smem[T::kSmemBytes];
   const int lane = threadIdx.x;
@@ -259,28 +275,40 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
     for (int reg = 0; reg < 4; ++reg) vband[ks][reg] = band_f16<R>(weights, ks, reg, g, t);
 
-  const int tiles_x = (width + kTW - 1) / kTW;
-  const int tiles = tiles_x * ((height + T::kTH - 1) / T::kTH);
+  // The planes' rows past those read (the horizontal pass's 16-row tiles
+  // reach beyond TH + 2R): zeros, once; the fill never writes them.
+  if constexpr (T::kRawRows > T::kLoadRows) {
+    constexpr int kSpareRows = T::kRawRows - T::kLoadRows;
+    constexpr int kChunksPerRow = T::kRawStride / 16;
+    for (int e = warp * 32 + lane; e < T::kPlanes * kSpareRows * kChunksPerRow; e += kThreads) {
+      const int spare = e / kChunksPerRow;  // plane * kSpareRows + row past kLoadRows
+      const int plane = spare / kSpareRows;
+      const int r = T::kLoadRows + spare - plane * kSpareRows;
+      *reinterpret_cast<uint4*>(smem + (plane * T::kRawRows + r) * T::kRawStride + 16 * (e % kChunksPerRow)) =
+          make_uint4(0, 0, 0, 0);
+    }
+  }
+
   const bool aligned_in = (pitch & 15) == 0 && (reinterpret_cast<std::uintptr_t>(in) & 15) == 0;
   const bool aligned_out = (pitch & 15) == 0 && (reinterpret_cast<std::uintptr_t>(out) & 15) == 0;
-  uint4 words[Fill<R, C>::kLoads];  // the next tile's input, in flight
-  if (Overlap && blockIdx.x < tiles) {
-    const int ty = blockIdx.x / tiles_x;
-    load_tile<R, C>(in, width, height, pitch, aligned_in, (blockIdx.x - ty * tiles_x) * kTW, ty * T::kTH, words);
-  }
-  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const int ty = tile / tiles_x;
-    const int x0 = (tile - ty * tiles_x) * kTW;
+  uint4 words[Fill<R, C>::kLoads];     // the next tile's input, in flight
+  int tx = blockIdx.x % walk.tiles_x;  // the block's first tile
+  int ty = blockIdx.x / walk.tiles_x;
+  if (Overlap && ty < walk.tiles_y) load_tile<R, C>(in, width, height, pitch, aligned_in, tx * kTW, ty * T::kTH, words);
+  for (; ty < walk.tiles_y; next_tile(walk, tx, ty)) {
+    const int x0 = tx * kTW;
     const int y0 = ty * T::kTH;
     __syncthreads();  // the previous tile's planes and output are no longer read
     if (!Overlap) load_tile<R, C>(in, width, height, pitch, aligned_in, x0, y0, words);
     store_tile<R, C>(words, smem);
     __syncthreads();
     // The next tile's loads, issued now: they land while this tile is computed.
-    const int next = tile + gridDim.x;
-    if (Overlap && next < tiles) {
-      const int next_ty = next / tiles_x;
-      load_tile<R, C>(in, width, height, pitch, aligned_in, (next - next_ty * tiles_x) * kTW, next_ty * T::kTH, words);
+    if (Overlap) {
+      int next_tx = tx;
+      int next_ty = ty;
+      next_tile(walk, next_tx, next_ty);
+      if (next_ty < walk.tiles_y)
+        load_tile<R, C>(in, width, height, pitch, aligned_in, next_tx * kTW, next_ty * T::kTH, words);
     }
 
     float vsum[T::kPlanes][T::kVTilesPerWarp][4];
@@ -316,7 +344,7 @@ __global__ void __launch_bounds__(kThreads)
         const int k = warp + n * kWarps;
         const int i = k / kColTiles;
         const int jj = k - i * kColTiles;
-        float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        float v[4] = {0.5f, 0.5f, 0.5f, 0.5f};  // + 0.5: rounded half up at the end
 #pragma unroll
         for (int ks = 0; ks < T::kKV; ++ks) {
           std::uint32_t b[2];
@@ -351,23 +379,29 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
           for (int e = 0; e < 2; ++e) {
             const int q = 2 * half_row + e;
-            pixel[e] = round_to_byte(vsum[0][n][q]) | round_to_byte(vsum[1][n][q]) << 8 |
-                       round_to_byte(vsum[2][n][q]) << 16 | std::uint32_t{alpha[e]} << 24;
+            // Bytes 0 of R, G (0x40: a's byte 0, b's byte 0), then of B and the alpha.
+            pixel[e] = __byte_perm(__byte_perm(rounded_bits(vsum[0][n][q]), rounded_bits(vsum[1][n][q]), 0x40),
+                                   __byte_perm(rounded_bits(vsum[2][n][q]), alpha[e], 0x40), 0x5410);
           }
           *reinterpret_cast<uint2*>(at) = make_uint2(pixel[0], pixel[1]);
         } else {
           *reinterpret_cast<std::uint16_t*>(at) = static_cast<std::uint16_t>(
-              round_to_byte(vsum[0][n][2 * half_row]) | round_to_byte(vsum[0][n][2 * half_row + 1]) << 8);
+              __byte_perm(rounded_bits(vsum[0][n][2 * half_row]), rounded_bits(vsum[0][n][2 * half_row + 1]), 0x40));
         }
       }
     }
     __syncthreads();
-    // Step 5: whole rows to global memory, 16-byte stores (bytes at the edge).
+    // Step 5: whole rows to global memory, 16-byte stores (bytes at the edge);
+    // a thread's chunks (1 gray, 2 RGBA) are the same each tile.
     const int item = warp * 32 + lane;
     const int row_bytes = width * C;
-    for (int e = item; e < T::kTH * T::kOutStride / 16; e += kThreads) {
-      const int r = e / (T::kOutStride / 16);
-      const int c = (e - r * (T::kOutStride / 16)) * 16;
+    constexpr int kChunksPerRow = T::kOutStride / 16;
+    static_assert(T::kTH * kChunksPerRow % kThreads == 0, "every thread stores as many chunks");
+#pragma unroll
+    for (int chunk = 0; chunk < T::kTH * kChunksPerRow / kThreads; ++chunk) {
+      const int e = item + chunk * kThreads;
+      const int r = e / kChunksPerRow;
+      const int c = (e % kChunksPerRow) * 16;
       const int y = y0 + r;
       const int b0 = x0 * C + c;
       if (y >= height || b0 >= row_bytes) continue;
@@ -408,7 +442,8 @@ void launch_tiles(const std::uint8_t* in, std::uint8_t* out, const gauss::Proble
   int device = 0;
   GAUSS_CUDA_CHECK(cudaGetDevice(&device));
   const int blocks = std::min(tiles, resident_blocks<R, C, Overlap>(device));
-  blur_mma<R, C, Overlap><<<blocks, dim3(32, kWarps), 0, stream>>>(in, out, g.width, g.height, g.pitch, w);
+  blur_mma<R, C, Overlap><<<blocks, dim3(32, kWarps), 0, stream>>>(in, out, g.width, g.height, g.pitch, w,
+                                                                   mma::tile_walk(g.width, g.height, T::kTH, blocks));
 }
 
 }  // namespace

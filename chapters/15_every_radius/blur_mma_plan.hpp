@@ -60,6 +60,22 @@ constexpr int opencl_groups_per_cu = 2;
 /// wait, and the tiles loop either way.)
 constexpr int opencl_portable_groups_per_cu = 8;
 
+/// The persistent grid's walk over the tiles, worked out on the host: block
+/// (work-group) b of G takes tiles b, b + G, b + 2G, ... in row-major order, so
+/// from one tile to its next the column steps by G's remainder and the row by
+/// its quotient by the tiles per row; the kernels add instead of dividing each
+/// tile (an integer division is some 20 instructions on these GPUs).
+/// OpenCL's TileWalk in blur_mma.cl: the layout must match.
+struct TileWalk {
+  std::int32_t tiles_x, tiles_y;  ///< tiles per row, rows of tiles
+  std::int32_t step_x, step_y;    ///< G % tiles_x, G / tiles_x
+};
+
+inline TileWalk tile_walk(int width, int height, int rows_per_tile, int blocks) {
+  const int tiles_x = (width + kTileWidth - 1) / kTileWidth;
+  return {tiles_x, (height + rows_per_tile - 1) / rows_per_tile, blocks % tiles_x, blocks / tiles_x};
+}
+
 /// When a tile's input is loaded. Overlapped: each block issues the loads of
 /// its next tile before the passes over this one, so they land during the
 /// arithmetic. Serial: each tile's loads are waited for before its passes

@@ -66,16 +66,17 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
   const cl::NDRange local(32, kWarps);
   const cl::NDRange global(32 * static_cast<std::size_t>(groups), kWarps);
   const Weights weights = quantise(p.blur);
-  return
-      [&cl, k, global, local, g, floats, weights, taps = p.taps](const cl::Buffer& in, const cl::Buffer& out) mutable {
-        if (floats)
-          gauss::sections::set_args(k, in, out, g.width, g.height, g.pitch, taps);
-        else
-          gauss::sections::set_args(k, in, out, g.width, g.height, g.pitch, weights);
-        cl::Event done;
-        cl.queue.enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, &done);
-        return std::vector<cl::Event>{done};
-      };
+  const TileWalk walk = tile_walk(g.width, g.height, rows, groups);
+  return [&cl, k, global, local, g, floats, weights, walk, taps = p.taps](const cl::Buffer& in,
+                                                                          const cl::Buffer& out) mutable {
+    if (floats)
+      gauss::sections::set_args(k, in, out, g.width, g.height, g.pitch, taps, walk);
+    else
+      gauss::sections::set_args(k, in, out, g.width, g.height, g.pitch, weights, walk);
+    cl::Event done;
+    cl.queue.enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, &done);
+    return std::vector<cl::Event>{done};
+  };
 }
 
 }  // namespace mma
