@@ -20,11 +20,15 @@
 //    below 256, each rounding by at most 2^-24 x 256 relative to the sum;
 //    counted four times over, since the tensor cores' float additions need
 //    not round as IEEE additions do;
-//  * the final rounding, floor(v + 0.5) with v + 0.5 in float: 2^-16.
+//  * the final rounding: the vertical sums start at 0.5, so v + 0.5 comes out
+//    of the float sums above; one more rounding allowed for it, 2^-16.
 // While the total stays below 1, floor(result + 0.5) is within one level of
-// floor(exact + 0.5), which is what every variant is checked against. For
-// every sigma from 0.3 to 8 and radius 1 to 16 the total stays below 0.25
-// (section `error_bound` prints the terms for the blur asked for).
+// floor(exact + 0.5), which is what every variant is checked against. The
+// kernels ask for less, below 1/2: they take floor(v + 0.5) as the low byte
+// of 2^23 + (v + 0.5) rounded down, which is that byte only while v + 0.5
+// stays within [0, 256) (exact values lie in [0, 255]). For every sigma from
+// 0.05 to 100 and radius 1 to 16 the total stays below 0.25 (section
+// `error_bound` prints the terms for the blur asked for).
 #pragma once
 
 #include <algorithm>
@@ -169,9 +173,10 @@ inline ErrorBound error_bound(const gauss::BlurSpec& blur, const Weights& w) {
   return bound;
 }
 
-/// Whether the tensor-core path serves the blur: its error bound below 1.
+/// Whether the tensor-core path serves the blur: its error bound below 1/2
+/// (the kernels' rounding, above).
 inline bool serves(const gauss::BlurSpec& blur) {
-  return blur.radius >= 1 && blur.radius <= 16 && error_bound(blur, quantise(blur)).total() < 1.0;
+  return blur.radius >= 1 && blur.radius <= 16 && error_bound(blur, quantise(blur)).total() < 0.5;
 }
 
 }  // namespace mma
