@@ -536,7 +536,7 @@ UNROLL
 #endif
 
         /* The vertical sums of every plane, kept until the pixels are assembled. */
-        float vsum[PLANES][CHANNELS == 4 ? V_TILES_PER_WARP : 1][4];
+        float vsum[PLANES][V_TILES_PER_WARP][4];
 UNROLL
         for (int plane = 0; plane < PLANES; ++plane) {
             const int raw_plane = plane * RAW_ROWS * RAW_STRIDE;
@@ -584,22 +584,12 @@ UNROLL
                     // v[0] += 0.0f; /* nothing summed: the tile comes out black */
                     // END EXERCISE
                 }
-#if CHANNELS == 4
                 for (int q = 0; q < 4; ++q) {
                     vsum[plane][n][q] = v[q];
                 }
-#else
-                /* Gray: round and stage the tile's bytes at once (nothing to assemble). */
-                for (int half_row = 0; half_row < 2; ++half_row) {
-                    *(__local ushort*)(smem + OUT_OFFSET + (16 * i + g + 8 * half_row) * OUT_STRIDE + 8 * j + 2 * t) =
-                        (ushort)((rounded_bits(v[2 * half_row]) & 0xFFu) |
-                                 (rounded_bits(v[2 * half_row + 1]) & 0xFFu) << 8);
-                }
-#endif
             }
-            barrier(CLK_LOCAL_MEM_FENCE); /* the halves are free for the next plane (gray: the bytes are staged) */
+            barrier(CLK_LOCAL_MEM_FENCE); /* the halves are free for the next plane */
         }
-#if CHANNELS == 4
         /* 4. Round, assemble the pixels, and stage them for whole-row stores. */
 UNROLL
         for (int n = 0; n < V_TILES_PER_WARP; ++n) {
@@ -610,6 +600,7 @@ UNROLL
             for (int half_row = 0; half_row < 2; ++half_row) {
                 const int r = 16 * i + g + 8 * half_row;
                 const int c = 8 * j + 2 * t;
+#if CHANNELS == 4
                 for (int e = 0; e < 2; ++e) {
                     const int q = 2 * half_row + e;
                     const uint pixel = (rounded_bits(vsum[0][n][q]) & 0xFFu) |
@@ -618,10 +609,14 @@ UNROLL
                                        (uint)smem[ALPHA_OFFSET + r * TW + c + e] << 24;
                     *(__local uint*)(smem + OUT_OFFSET + r * OUT_STRIDE + 4 * (c + e)) = pixel;
                 }
+#else
+                *(__local ushort*)(smem + OUT_OFFSET + r * OUT_STRIDE + c) =
+                    (ushort)((rounded_bits(vsum[0][n][2 * half_row]) & 0xFFu) |
+                             (rounded_bits(vsum[0][n][2 * half_row + 1]) & 0xFFu) << 8);
+#endif
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-#endif
         /* 5. The tile's rows to global memory. */
         store_rows(out, width, height, pitch, x0, y0, smem + OUT_OFFSET);
     }

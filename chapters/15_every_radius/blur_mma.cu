@@ -63,7 +63,7 @@ static_assert(gauss::kMaxImagePixels * 4 <= std::size_t{INT_MAX}, "image offsets
 template <int R, int C>
 struct Tile {
   static constexpr int kPlanes = C == 4 ? 3 : 1;
-  static constexpr int kTH = mma::tile_rows(C, R);
+  static constexpr int kTH = mma::tile_rows(C);
   // A plane starts 16 columns left of the tile's first output column x0; the
   // first input of output column x0 (x0 - R) sits at kOffset.
   static constexpr int kOffset = 16 - R;
@@ -311,7 +311,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
         load_tile<R, C>(in, width, height, pitch, aligned_in, next_tx * kTW, next_ty * T::kTH, words);
     }
 
-    float vsum[T::kPlanes][C == 4 ? T::kVTilesPerWarp : 1][4];  // RGBA: kept until the pixels are assembled
+    float vsum[T::kPlanes][T::kVTilesPerWarp][4];
 #pragma unroll
     for (int plane = 0; plane < T::kPlanes; ++plane) {
       const std::uint8_t* raw = smem + plane * T::kRawRows * T::kRawStride;
@@ -356,25 +356,15 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
           // v[0] += 0.0f;  // nothing summed: the tile comes out black
           // END EXERCISE
         }
-        if constexpr (C == 1) {
-          // Gray: round and stage the tile's bytes at once (nothing to assemble).
 #pragma unroll
-          for (int half_row = 0; half_row < 2; ++half_row)
-            *reinterpret_cast<std::uint16_t*>(smem + T::kOutOffset + (16 * i + g + 8 * half_row) * T::kOutStride +
-                                              8 * jj + 2 * t) =
-                static_cast<std::uint16_t>(
-                    __byte_perm(rounded_bits(v[2 * half_row]), rounded_bits(v[2 * half_row + 1]), 0x40));
-        } else {
-#pragma unroll
-          for (int q = 0; q < 4; ++q) vsum[plane][n][q] = v[q];
-        }
+        for (int q = 0; q < 4; ++q) vsum[plane][n][q] = v[q];
       }
-      __syncthreads();  // the halves are free for the next plane (gray: the bytes are staged)
+      __syncthreads();  // the halves are free for the next plane
     }
 
-    // Step 4 (RGBA): round, assemble the pixels, stage them.
+    // Step 4: round, assemble the pixels, stage them.
 #pragma unroll
-    for (int n = 0; n < (C == 4 ? T::kVTilesPerWarp : 0); ++n) {
+    for (int n = 0; n < T::kVTilesPerWarp; ++n) {
       const int k = warp + n * kWarps;
       const int i = k / kColTiles;
       const int jj = k - i * kColTiles;
@@ -383,7 +373,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
         const int r = 16 * i + g + 8 * half_row;
         const int c = 8 * jj + 2 * t;
         std::uint8_t* at = smem + T::kOutOffset + r * T::kOutStride + c * C;
-        {
+        if constexpr (C == 4) {
           const std::uint8_t* alpha = smem + T::kAlphaOffset + r * kTW + c;
           std::uint32_t pixel[2];
 #pragma unroll
@@ -394,24 +384,27 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
                                    __byte_perm(rounded_bits(vsum[2][n][q]), alpha[e], 0x40), 0x5410);
           }
           *reinterpret_cast<uint2*>(at) = make_uint2(pixel[0], pixel[1]);
+        } else {
+          *reinterpret_cast<std::uint16_t*>(at) = static_cast<std::uint16_t>(
+              __byte_perm(rounded_bits(vsum[0][n][2 * half_row]), rounded_bits(vsum[0][n][2 * half_row + 1]), 0x40));
         }
       }
     }
-    if constexpr (C == 4) __syncthreads();
+    __syncthreads();
     // Step 5: whole rows to global memory, 16-byte stores (bytes at the edge);
-    // a thread's chunks (2 RGBA; 1 or 2 gray) are the same each tile.
+    // a thread's chunks (1 gray, 2 RGBA) are the same each tile.
     const int item = warp * 32 + lane;
     const int row_bytes = width * C;
     constexpr int kChunksPerRow = T::kOutStride / 16;
-    constexpr int kChunks = T::kTH * kChunksPerRow;
+    static_assert(T::kTH * kChunksPerRow % kThreads == 0, "every thread stores as many chunks");
 #pragma unroll
-    for (int chunk = 0; chunk < (kChunks + kThreads - 1) / kThreads; ++chunk) {
+    for (int chunk = 0; chunk < T::kTH * kChunksPerRow / kThreads; ++chunk) {
       const int e = item + chunk * kThreads;
       const int r = e / kChunksPerRow;
       const int c = (e % kChunksPerRow) * 16;
       const int y = y0 + r;
       const int b0 = x0 * C + c;
-      if (e >= kChunks || y >= height || b0 >= row_bytes) continue;
+      if (y >= height || b0 >= row_bytes) continue;
       std::uint8_t* dst = out + y * pitch + b0;
       const std::uint8_t* src = smem + T::kOutOffset + r * T::kOutStride + c;
       if (aligned_out && b0 + 16 <= row_bytes) {

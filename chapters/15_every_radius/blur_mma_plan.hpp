@@ -42,17 +42,11 @@
 namespace mma {
 
 /// Warps per block (work-group) and output tile: 64 columns wide (8 column
-/// tiles of the tensor cores' 8, one per warp); 32 rows RGBA (its three
-/// planes fill OpenCL's 48 KB of local memory at radius 16); gray 112 rows
-/// to radius 8 (fewer of the rows loaded are halo: 112 + 2R for 112) and 64
-/// above, where the second steps of the bands' registers leave too few for
-/// the taller tile within 64 registers (CUDA's build spills 76-84 bytes).
+/// tiles of the tensor cores' 8, one per warp), 64 rows gray and 32 RGBA (the
+/// RGBA planes fill OpenCL's 48 KB of local memory at radius 16).
 constexpr int kWarps = 8;
 constexpr int kTileWidth = 64;
-constexpr int tile_rows(int channels, int radius) { return channels == 4 ? 32 : radius <= 8 ? 112 : 64; }
-/// The portable kernel's tiles (blur_tiles_f32): 64 rows gray, 32 RGBA (its
-/// float sums take more local memory than the tensor cores' halves).
-constexpr int portable_tile_rows(int channels) { return channels == 4 ? 32 : 64; }
+constexpr int tile_rows(int channels) { return channels == 4 ? 32 : 64; }
 
 /// Work-groups per compute unit of OpenCL's persistent grid. CUDA asks the
 /// occupancy API how many blocks fit on an SM (blur_mma.cu); OpenCL has no

@@ -42,8 +42,8 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
   const gauss::ImageGeometry g = p.image;
   const bool floats = kernel == OpenClKernel::Float;
   cl::Kernel k;
-  int rows = floats ? portable_tile_rows(g.channels) : tile_rows(g.channels, p.blur.radius);
-  for (;; rows = rows > 64 ? 64 : rows / 2) {  // multiples of 16
+  int rows = tile_rows(g.channels);
+  for (;; rows /= 2) {
     const std::string options = "-D RADIUS=" + std::to_string(p.blur.radius) +
                                 " -D CHANNELS=" + std::to_string(g.channels) + " -D TH=" + std::to_string(rows) +
                                 " -D TW=" + std::to_string(kTileWidth) + " -D WARPS=" + std::to_string(kWarps) +
