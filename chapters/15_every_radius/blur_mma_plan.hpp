@@ -173,10 +173,13 @@ inline ErrorBound error_bound(const gauss::BlurSpec& blur, const Weights& w) {
   return bound;
 }
 
-/// Whether the tensor-core path serves the blur: its error bound below 1/2
-/// (the kernels' rounding, above).
+/// Whether the kernels may take a blur with error bound @p b: below 1/2 (the
+/// kernels' rounding, above; below 1 would do for one level alone).
+inline bool bound_holds(const ErrorBound& b) { return b.total() < 0.5; }
+
+/// Whether the tensor-core path serves the blur.
 inline bool serves(const gauss::BlurSpec& blur) {
-  return blur.radius >= 1 && blur.radius <= 16 && error_bound(blur, quantise(blur)).total() < 0.5;
+  return blur.radius >= 1 && blur.radius <= 16 && bound_holds(error_bound(blur, quantise(blur)));
 }
 
 }  // namespace mma
