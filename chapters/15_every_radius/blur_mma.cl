@@ -326,6 +326,19 @@ inline uint rounded_bits(float v)
 }
 #endif
 
+/* A barrier for the 32 lanes of the warp alone, with the ordering of their
+ * local-memory accesses that it implies (PTX bar.warp.sync). The emulation's
+ * lanes do not run in step, and its fragments pass through the group's
+ * scratch: there, the group's barrier. */
+#ifdef NV_PTX
+inline void warp_barrier(void)
+{
+    asm volatile("bar.warp.sync -1;" ::: "memory");
+}
+#else
+#define warp_barrier() barrier(CLK_LOCAL_MEM_FENCE)
+#endif
+
 /* ---- The weights' bands, as each lane holds them ---------------------------------- */
 /* The horizontal band for inputs starting `shift` columns past a 16-byte
  * boundary: B[kk][n] = w[32 ks + kk - shift - n] (0 outside 0..2R), as the
@@ -513,10 +526,14 @@ UNROLL
         load_tile(in, width, height, pitch, tx * TW, ty * TH, words);
     }
 #endif
+    /* Two barriers a tile, the fewest its data allow: the planes are read by every
+     * warp (after the first), the staged rows too (after the second), and every
+     * warp has read the planes and the alpha before it reaches the second, so the
+     * next tile's fill may overwrite them. The halves between the passes are each
+     * warp's own (below): a warp-wide barrier is enough for them. */
     for (; ty < walk.tiles_y; next_tile(&walk, &tx, &ty)) {
         const int x0 = tx * TW;
         const int y0 = ty * TH;
-        barrier(CLK_LOCAL_MEM_FENCE); /* the previous tile's planes and output are no longer read */
 #ifdef SERIAL
         __local uchar* smem = fresh_local_address(smem_words);
         load_tile(in, width, height, pitch, x0, y0, words);
@@ -535,8 +552,8 @@ UNROLL
         }
 #endif
 
-        /* The vertical sums of every plane, kept until the pixels are assembled. */
-        float vsum[PLANES][V_TILES_PER_WARP][4];
+        /* RGBA: the vertical sums of every plane, kept until the pixels are assembled. */
+        float vsum[PLANES][CHANNELS == 4 ? V_TILES_PER_WARP : 1][4];
 UNROLL
         for (int plane = 0; plane < PLANES; ++plane) {
             const int raw_plane = plane * RAW_ROWS * RAW_STRIDE;
@@ -565,13 +582,14 @@ UNROLL
                 *(__local uint*)row_g = pack_halves(h[0], h[1]);
                 *(__local uint*)(row_g + 8 * H_STRIDE) = pack_halves(h[2], h[3]);
             }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            /* 3. Vertical: tile (i, j) of 16 output rows x 8 columns. */
+            /* The vertical tiles below are the warp's own columns too (j = warp):
+             * every half they read, this warp wrote. */
+            warp_barrier();
+            /* 3. Vertical: tile (i, j = warp) of 16 output rows x 8 columns. */
 UNROLL
             for (int n = 0; n < V_TILES_PER_WARP; ++n) {
-                const int k = warp + n * WARPS;
-                const int i = k / COL_TILES;
-                const int j = k - i * COL_TILES;
+                const int i = n;
+                const int j = warp;
                 float v[4] = {0.5f, 0.5f, 0.5f, 0.5f}; /* + 0.5: rounded half up at the end */
 UNROLL
                 for (int ks = 0; ks < KV; ++ks) {
@@ -584,23 +602,31 @@ UNROLL
                     // v[0] += 0.0f; /* nothing summed: the tile comes out black */
                     // END EXERCISE
                 }
+#if CHANNELS == 4
                 for (int q = 0; q < 4; ++q) {
                     vsum[plane][n][q] = v[q];
                 }
+#else
+                /* Gray: round and stage the bytes at once (nothing to assemble). */
+                for (int half_row = 0; half_row < 2; ++half_row) {
+                    *(__local ushort*)(smem + OUT_OFFSET + (16 * i + g + 8 * half_row) * OUT_STRIDE + 8 * j + 2 * t) =
+                        (ushort)((rounded_bits(v[2 * half_row]) & 0xFFu) |
+                                 (rounded_bits(v[2 * half_row + 1]) & 0xFFu) << 8);
+                }
+#endif
             }
-            barrier(CLK_LOCAL_MEM_FENCE); /* the halves are free for the next plane */
+            warp_barrier(); /* the warp's halves are free for the next plane */
         }
+#if CHANNELS == 4
         /* 4. Round, assemble the pixels, and stage them for whole-row stores. */
 UNROLL
         for (int n = 0; n < V_TILES_PER_WARP; ++n) {
-            const int k = warp + n * WARPS;
-            const int i = k / COL_TILES;
-            const int j = k - i * COL_TILES;
+            const int i = n;
+            const int j = warp;
 UNROLL
             for (int half_row = 0; half_row < 2; ++half_row) {
                 const int r = 16 * i + g + 8 * half_row;
                 const int c = 8 * j + 2 * t;
-#if CHANNELS == 4
                 for (int e = 0; e < 2; ++e) {
                     const int q = 2 * half_row + e;
                     const uint pixel = (rounded_bits(vsum[0][n][q]) & 0xFFu) |
@@ -609,13 +635,9 @@ UNROLL
                                        (uint)smem[ALPHA_OFFSET + r * TW + c + e] << 24;
                     *(__local uint*)(smem + OUT_OFFSET + r * OUT_STRIDE + 4 * (c + e)) = pixel;
                 }
-#else
-                *(__local ushort*)(smem + OUT_OFFSET + r * OUT_STRIDE + c) =
-                    (ushort)((rounded_bits(vsum[0][n][2 * half_row]) & 0xFFu) |
-                             (rounded_bits(vsum[0][n][2 * half_row + 1]) & 0xFFu) << 8);
-#endif
             }
         }
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
         /* 5. The tile's rows to global memory. */
         store_rows(out, width, height, pitch, x0, y0, smem + OUT_OFFSET);

@@ -295,10 +295,14 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
   int tx = blockIdx.x % walk.tiles_x;  // the block's first tile
   int ty = blockIdx.x / walk.tiles_x;
   if (Overlap && ty < walk.tiles_y) load_tile<R, C>(in, width, height, pitch, aligned_in, tx * kTW, ty * T::kTH, words);
+  // Two barriers a tile, the fewest its data allow: the planes are read by
+  // every warp (after the first), the staged rows too (after the second), and
+  // every warp has read the planes and the alpha before it reaches the second,
+  // so the next tile's fill may overwrite them. The halves between the passes
+  // are each warp's own (below): a warp-wide barrier is enough for them.
   for (; ty < walk.tiles_y; next_tile(walk, tx, ty)) {
     const int x0 = tx * kTW;
     const int y0 = ty * T::kTH;
-    __syncthreads();  // the previous tile's planes and output are no longer read
     if (!Overlap) load_tile<R, C>(in, width, height, pitch, aligned_in, x0, y0, words);
     store_tile<R, C>(words, smem);
     __syncthreads();
@@ -311,7 +315,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
         load_tile<R, C>(in, width, height, pitch, aligned_in, next_tx * kTW, next_ty * T::kTH, words);
     }
 
-    float vsum[T::kPlanes][T::kVTilesPerWarp][4];
+    float vsum[T::kPlanes][C == 4 ? T::kVTilesPerWarp : 1][4];  // RGBA: kept until the pixels are assembled
 #pragma unroll
     for (int plane = 0; plane < T::kPlanes; ++plane) {
       const std::uint8_t* raw = smem + plane * T::kRawRows * T::kRawStride;
@@ -337,13 +341,14 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
         *reinterpret_cast<std::uint32_t*>(row_g) = pack_halves(h[0], h[1]);
         *reinterpret_cast<std::uint32_t*>(row_g + 8 * T::kHStride) = pack_halves(h[2], h[3]);
       }
-      __syncthreads();
-      // Step 3: vertical tiles (i, j), 16 output rows x 8 columns.
+      // The vertical tiles below are the warp's own columns too (jj = warp):
+      // every half they read, this warp wrote.
+      __syncwarp();
+      // Step 3: vertical tiles (i, jj = warp), 16 output rows x 8 columns.
 #pragma unroll
       for (int n = 0; n < T::kVTilesPerWarp; ++n) {
-        const int k = warp + n * kWarps;
-        const int i = k / kColTiles;
-        const int jj = k - i * kColTiles;
+        const int i = n;
+        const int jj = warp;
         float v[4] = {0.5f, 0.5f, 0.5f, 0.5f};  // + 0.5: rounded half up at the end
 #pragma unroll
         for (int ks = 0; ks < T::kKV; ++ks) {
@@ -356,24 +361,33 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
           // v[0] += 0.0f;  // nothing summed: the tile comes out black
           // END EXERCISE
         }
+        if constexpr (C == 1) {
+          // Gray: round and stage the bytes at once (nothing to assemble).
 #pragma unroll
-        for (int q = 0; q < 4; ++q) vsum[plane][n][q] = v[q];
+          for (int half_row = 0; half_row < 2; ++half_row)
+            *reinterpret_cast<std::uint16_t*>(smem + T::kOutOffset + (16 * i + g + 8 * half_row) * T::kOutStride +
+                                              8 * jj + 2 * t) =
+                static_cast<std::uint16_t>(
+                    __byte_perm(rounded_bits(v[2 * half_row]), rounded_bits(v[2 * half_row + 1]), 0x40));
+        } else {
+#pragma unroll
+          for (int q = 0; q < 4; ++q) vsum[plane][n][q] = v[q];
+        }
       }
-      __syncthreads();  // the halves are free for the next plane
+      __syncwarp();  // the warp's halves are free for the next plane
     }
 
-    // Step 4: round, assemble the pixels, stage them.
+    // Step 4 (RGBA): round, assemble the pixels, stage them.
 #pragma unroll
-    for (int n = 0; n < T::kVTilesPerWarp; ++n) {
-      const int k = warp + n * kWarps;
-      const int i = k / kColTiles;
-      const int jj = k - i * kColTiles;
+    for (int n = 0; n < (C == 4 ? T::kVTilesPerWarp : 0); ++n) {
+      const int i = n;
+      const int jj = warp;
 #pragma unroll
       for (int half_row = 0; half_row < 2; ++half_row) {
         const int r = 16 * i + g + 8 * half_row;
         const int c = 8 * jj + 2 * t;
         std::uint8_t* at = smem + T::kOutOffset + r * T::kOutStride + c * C;
-        if constexpr (C == 4) {
+        {
           const std::uint8_t* alpha = smem + T::kAlphaOffset + r * kTW + c;
           std::uint32_t pixel[2];
 #pragma unroll
@@ -384,9 +398,6 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
                                    __byte_perm(rounded_bits(vsum[2][n][q]), alpha[e], 0x40), 0x5410);
           }
           *reinterpret_cast<uint2*>(at) = make_uint2(pixel[0], pixel[1]);
-        } else {
-          *reinterpret_cast<std::uint16_t*>(at) = static_cast<std::uint16_t>(
-              __byte_perm(rounded_bits(vsum[0][n][2 * half_row]), rounded_bits(vsum[0][n][2 * half_row + 1]), 0x40));
         }
       }
     }
