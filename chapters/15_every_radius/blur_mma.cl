@@ -59,9 +59,19 @@
 /* The group's local memory, as byte offsets into one array (the emulated
  * ldmatrix passes offsets between lanes). */
 #define RAW_BYTES (PLANES * RAW_ROWS * RAW_STRIDE)
+/* Where the layout would not fit 48 KB (RGBA from radius 9), the staged output
+ * lies over the planes: every warp must then be done with the planes before
+ * the output is staged. */
+#define OUT_BYTES ((TH * OUT_STRIDE + 15) / 16 * 16)
+#define OUT_OVER_RAW (RAW_BYTES + RAW_ROWS * H_STRIDE + OUT_BYTES + (CHANNELS == 4 ? TH * TW : 0) > 48 * 1024)
 #define HALF_OFFSET RAW_BYTES
+#if OUT_OVER_RAW
+#define OUT_OFFSET 0
+#define ALPHA_OFFSET (HALF_OFFSET + RAW_ROWS * H_STRIDE)
+#else
 #define OUT_OFFSET (HALF_OFFSET + RAW_ROWS * H_STRIDE)
-#define ALPHA_OFFSET (OUT_OFFSET + (TH * OUT_STRIDE + 15) / 16 * 16)
+#define ALPHA_OFFSET (OUT_OFFSET + OUT_BYTES)
+#endif
 #define SMEM_BYTES (ALPHA_OFFSET + (CHANNELS == 4 ? TH * TW : 0))
 
 /* Loops unrolled for the GPU (register arrays indexed by constants); the
@@ -534,6 +544,9 @@ UNROLL
     for (; ty < walk.tiles_y; next_tile(&walk, &tx, &ty)) {
         const int x0 = tx * TW;
         const int y0 = ty * TH;
+#if OUT_OVER_RAW
+        barrier(CLK_LOCAL_MEM_FENCE); /* the staged rows (over the planes) are stored */
+#endif
 #ifdef SERIAL
         __local uchar* smem = fresh_local_address(smem_words);
         load_tile(in, width, height, pitch, x0, y0, words);
@@ -618,6 +631,9 @@ UNROLL
             warp_barrier(); /* the warp's halves are free for the next plane */
         }
 #if CHANNELS == 4
+#if OUT_OVER_RAW
+        barrier(CLK_LOCAL_MEM_FENCE); /* every warp is done with the planes */
+#endif
         /* 4. Round, assemble the pixels, and stage them for whole-row stores. */
 UNROLL
         for (int n = 0; n < V_TILES_PER_WARP; ++n) {

@@ -86,9 +86,15 @@ struct Tile {
   static constexpr int kVTilesPerWarp = (kTH / 16) * kColTiles / kWarps;
   static constexpr int kRawBytes = kPlanes * kRawRows * kRawStride;
   static constexpr int kHalfOffset = kRawBytes;
-  static constexpr int kOutOffset = kHalfOffset + kRawRows * kHStride;
-  static constexpr int kAlphaOffset = kOutOffset + (kTH * kOutStride + 15) / 16 * 16;
+  static constexpr int kOutBytes = (kTH * kOutStride + 15) / 16 * 16;
+  // Where the layout would not fit 48 KB (RGBA from radius 9), the staged
+  // output lies over the planes, which every warp must then be done with.
+  static constexpr bool kOutOverRaw =
+      kHalfOffset + kRawRows * kHStride + kOutBytes + (C == 4 ? kTH * kTW : 0) > 48 * 1024;
+  static constexpr int kOutOffset = kOutOverRaw ? 0 : kHalfOffset + kRawRows * kHStride;
+  static constexpr int kAlphaOffset = kOutOverRaw ? kHalfOffset + kRawRows * kHStride : kOutOffset + kOutBytes;
   static constexpr int kSmemBytes = kAlphaOffset + (C == 4 ? kTH * kTW : 0);
+  static_assert(!kOutOverRaw || kOutBytes <= kRawBytes, "the output fits over the planes");
   static_assert(kTH % 16 == 0 && (kTH / 16) * kColTiles % kWarps == 0, "every warp takes as many tiles");
   static_assert(kSmemBytes <= 48 * 1024, "static shared memory");
 };
@@ -242,9 +248,13 @@ __device__ __forceinline__ void store_tile(const uint4 (&words)[Fill<R, C>::kLoa
 }
 
 // The blocks an SM is to hold (__launch_bounds__), so that ptxas keeps each
-// thread within 64 registers (gray), 80 (RGBA to radius 8) or 128 (above):
-// without the bound it takes a few more and one block fewer fits.
-constexpr int min_blocks_per_sm(int radius, int channels) { return channels == 1 ? 4 : radius <= 8 ? 3 : 2; }
+// thread within 64 registers (gray to radius 8), 80 (gray above, RGBA to
+// radius 8) or 128 (RGBA above): without the bound it takes a few more and
+// one block fewer fits. Gray from radius 9 at 4 blocks (64 registers) spills
+// and was 10% slower on the H200 than at 3.
+constexpr int min_blocks_per_sm(int radius, int channels) {
+  return channels == 1 ? (radius <= 8 ? 4 : 3) : radius <= 8 ? 3 : 2;
+}
 
 // Overlap false: the same kernel, each tile's loads waited for before its
 // passes (fill, then compute): the section `overlap` measures the difference.
@@ -303,6 +313,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
   for (; ty < walk.tiles_y; next_tile(walk, tx, ty)) {
     const int x0 = tx * kTW;
     const int y0 = ty * T::kTH;
+    if constexpr (T::kOutOverRaw) __syncthreads();  // the staged rows (over the planes) are stored
     if (!Overlap) load_tile<R, C>(in, width, height, pitch, aligned_in, x0, y0, words);
     store_tile<R, C>(words, smem);
     __syncthreads();
@@ -377,7 +388,9 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
       __syncwarp();  // the warp's halves are free for the next plane
     }
 
-    // Step 4 (RGBA): round, assemble the pixels, stage them.
+    if constexpr (T::kOutOverRaw)
+      __syncthreads();  // every warp is done with the planes
+                        // Step 4 (RGBA): round, assemble the pixels, stage them.
 #pragma unroll
     for (int n = 0; n < (C == 4 ? T::kVTilesPerWarp : 0); ++n) {
       const int i = n;

@@ -42,11 +42,23 @@
 namespace mma {
 
 /// Warps per block (work-group) and output tile: 64 columns wide (8 column
-/// tiles of the tensor cores' 8, one per warp), 64 rows gray and 32 RGBA (the
-/// RGBA planes fill OpenCL's 48 KB of local memory at radius 16).
+/// tiles of the tensor cores' 8, one per warp), 64 rows gray and 48 RGBA
+/// (from radius 9 the RGBA tile's output is staged over its planes, so that
+/// it fits 48 KB: blur_mma.cu, Tile::kOutOverRaw). A taller tile reads and sums
+/// fewer halo rows per output row: RGBA at radius 9, 66 rows loaded for 48
+/// (was 50 for 32) and 5 row tiles summed for 3 (was 4 for 2).
 constexpr int kWarps = 8;
 constexpr int kTileWidth = 64;
-constexpr int tile_rows(int channels) { return channels == 4 ? 32 : 64; }
+constexpr int tile_rows(int channels) { return channels == 1 ? 64 : 48; }
+/// The same in OpenCL on NVIDIA: at radius 13-15 its compiler gives the
+/// 48-row RGBA kernel 180 registers a thread (ptxas through -cl-nv-verbose;
+/// 128 at radius 12 and 16), so one work-group of 256 fits a compute unit
+/// instead of two and the tile takes 1.6x as long; there the tile keeps 32 rows.
+constexpr int opencl_tile_rows(int channels, int radius) {
+  return channels == 4 && radius >= 13 && radius <= 15 ? 32 : tile_rows(channels);
+}
+/// The portable kernel's tiles (blur_tiles_f32): 64 rows gray, 32 RGBA.
+constexpr int portable_tile_rows(int channels) { return channels == 4 ? 32 : 64; }
 
 /// Work-groups per compute unit of OpenCL's persistent grid. CUDA asks the
 /// occupancy API how many blocks fit on an SM (blur_mma.cu); OpenCL has no

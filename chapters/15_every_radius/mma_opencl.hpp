@@ -34,7 +34,7 @@ enum class OpenClKernel {
 /// kWarps warps per compute unit (the portable kernel:
 /// opencl_portable_groups_per_cu), each looping over the tiles, loading each
 /// tile as @p schedule says (the portable kernel: always overlapped). Tiles are
-/// tile_rows() high where the group's local memory fits the device (NVIDIA
+/// opencl_tile_rows() high where the group's local memory fits the device (NVIDIA
 /// gives a group 48 KB, AMD and Intel 64 KB); a device with less (Oclgrind,
 /// some mobile GPUs: 32 KB) gets tiles half as high, down to 16 rows.
 inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::Problem& p, OpenClKernel kernel,
@@ -42,8 +42,8 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
   const gauss::ImageGeometry g = p.image;
   const bool floats = kernel == OpenClKernel::Float;
   cl::Kernel k;
-  int rows = tile_rows(g.channels);
-  for (;; rows /= 2) {
+  int rows = floats ? portable_tile_rows(g.channels) : opencl_tile_rows(g.channels, p.blur.radius);
+  for (;; rows = rows > 32 ? 32 : rows / 2) {  // multiples of 16
     const std::string options = "-D RADIUS=" + std::to_string(p.blur.radius) +
                                 " -D CHANNELS=" + std::to_string(g.channels) + " -D TH=" + std::to_string(rows) +
                                 " -D TW=" + std::to_string(kTileWidth) + " -D WARPS=" + std::to_string(kWarps) +
