@@ -1,10 +1,17 @@
 # Runs a chapter executable's OpenCL variants under Oclgrind, the OpenCL
 # simulator, with its race, uninitialised-value and API checks. Any finding
 # (anything Oclgrind logs) or a non-zero exit fails the test.
-#   cmake -DOCLGRIND=... -DEXE=... -DARGS=a;b;c -DLOG=<file> -P run_oclgrind.cmake
+#   cmake -DOCLGRIND=... -DEXE=... -DARGS=a;b;c -DLOG=<file> [-DLOCAL_MEM=<bytes>] -P run_oclgrind.cmake
+# LOCAL_MEM: the simulated device's local memory per work-group (Oclgrind's
+# default, 32 KB, is less than the GPUs': a kernel that sizes its tiles by it
+# runs smaller ones there).
 file(REMOVE "${LOG}")
+set(device_options "")
+if(LOCAL_MEM)
+  set(device_options --local-mem-size ${LOCAL_MEM})
+endif()
 execute_process(
-  COMMAND "${OCLGRIND}" --data-races --uninitialized --check-api --log "${LOG}" "${EXE}" ${ARGS}
+  COMMAND "${OCLGRIND}" --data-races --uninitialized --check-api ${device_options} --log "${LOG}" "${EXE}" ${ARGS}
   RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 1200)
 set(findings "")
 if(EXISTS "${LOG}")
