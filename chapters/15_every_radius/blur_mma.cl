@@ -451,7 +451,7 @@ UNROLL
 
 /* The tile's staged output (TH rows of OUT_STRIDE bytes) to rows y0 .. of the
  * image: 16-byte chunks inside rows that are 16-byte aligned, bytes at the edge.
- * An item's chunks (1 gray, 2 RGBA) are the same each tile. */
+ * An item's chunks (1 gray, 2-3 RGBA) are the same each tile. */
 #define OUT_CHUNKS (TH * OUT_STRIDE / 16)
 inline void store_rows(__global uchar* restrict out, int width, int height, int pitch, int x0, int y0,
                        __local const uchar* tile)
@@ -518,8 +518,9 @@ UNROLL
 #if !defined(NV_PTX) && RAW_ROWS > LOAD_ROWS
     /* The planes' rows past LOAD_ROWS (the horizontal pass's 16-row tiles reach
      * beyond TH + 2R) meet only zero weights. Any bytes would do (their sums
-     * are finite: 0 times them is 0), and on the GPU they stay unwritten; the
-     * emulation zeroes them once, so that Oclgrind sees no uninitialised reads. */
+     * are finite: 0 times them is 0), and on the GPU they stay unwritten (or hold
+     * output staged over the planes); the emulation zeroes them once, so that
+     * Oclgrind sees no uninitialised reads. */
     for (int e = get_local_id(1) * 32 + lane; e < PLANES * (RAW_ROWS - LOAD_ROWS) * RAW_STRIDE; e += THREADS) {
         const int spare = e / RAW_STRIDE; /* plane * (RAW_ROWS - LOAD_ROWS) + row past LOAD_ROWS */
         const int plane = spare / (RAW_ROWS - LOAD_ROWS);

@@ -286,7 +286,8 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
     for (int reg = 0; reg < 4; ++reg) vband[ks][reg] = band_f16<R>(weights, ks, reg, g, t);
 
   // The planes' rows past those read (the horizontal pass's 16-row tiles
-  // reach beyond TH + 2R): zeros, once; the fill never writes them.
+  // reach beyond TH + 2R): zeros, once; the fill never writes them (the
+  // output staged over the planes may: any bytes meet zero weights).
   if constexpr (T::kRawRows > T::kLoadRows) {
     constexpr int kSpareRows = T::kRawRows - T::kLoadRows;
     constexpr int kChunksPerRow = T::kRawStride / 16;
@@ -388,9 +389,9 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
       __syncwarp();  // the warp's halves are free for the next plane
     }
 
-    if constexpr (T::kOutOverRaw)
-      __syncthreads();  // every warp is done with the planes
-                        // Step 4 (RGBA): round, assemble the pixels, stage them.
+    // Step 4 (RGBA): round, assemble the pixels, stage them (over the planes:
+    // once every warp is done with them).
+    if constexpr (T::kOutOverRaw) __syncthreads();
 #pragma unroll
     for (int n = 0; n < (C == 4 ? T::kVTilesPerWarp : 0); ++n) {
       const int i = n;
@@ -400,23 +401,21 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
         const int r = 16 * i + g + 8 * half_row;
         const int c = 8 * jj + 2 * t;
         std::uint8_t* at = smem + T::kOutOffset + r * T::kOutStride + c * C;
-        {
-          const std::uint8_t* alpha = smem + T::kAlphaOffset + r * kTW + c;
-          std::uint32_t pixel[2];
+        const std::uint8_t* alpha = smem + T::kAlphaOffset + r * kTW + c;
+        std::uint32_t pixel[2];
 #pragma unroll
-          for (int e = 0; e < 2; ++e) {
-            const int q = 2 * half_row + e;
-            // Bytes 0 of R, G (0x40: a's byte 0, b's byte 0), then of B and the alpha.
-            pixel[e] = __byte_perm(__byte_perm(rounded_bits(vsum[0][n][q]), rounded_bits(vsum[1][n][q]), 0x40),
-                                   __byte_perm(rounded_bits(vsum[2][n][q]), alpha[e], 0x40), 0x5410);
-          }
-          *reinterpret_cast<uint2*>(at) = make_uint2(pixel[0], pixel[1]);
+        for (int e = 0; e < 2; ++e) {
+          const int q = 2 * half_row + e;
+          // Bytes 0 of R, G (0x40: a's byte 0, b's byte 0), then of B and the alpha.
+          pixel[e] = __byte_perm(__byte_perm(rounded_bits(vsum[0][n][q]), rounded_bits(vsum[1][n][q]), 0x40),
+                                 __byte_perm(rounded_bits(vsum[2][n][q]), alpha[e], 0x40), 0x5410);
         }
+        *reinterpret_cast<uint2*>(at) = make_uint2(pixel[0], pixel[1]);
       }
     }
     __syncthreads();
     // Step 5: whole rows to global memory, 16-byte stores (bytes at the edge);
-    // a thread's chunks (1 gray, 2 RGBA) are the same each tile.
+    // a thread's chunks (1 gray, 3 RGBA) are the same each tile.
     const int item = warp * 32 + lane;
     const int row_bytes = width * C;
     constexpr int kChunksPerRow = T::kOutStride / 16;
