@@ -62,14 +62,15 @@
 /* Where the layout would not fit 48 KB (RGBA from radius 9), the staged output
  * lies over the planes: every warp must then be done with the planes before
  * the output is staged. */
-#define OUT_BYTES ((TH * OUT_STRIDE + 15) / 16 * 16)
-#define OUT_OVER_RAW (RAW_BYTES + RAW_ROWS * H_STRIDE + OUT_BYTES + (CHANNELS == 4 ? TH * TW : 0) > 48 * 1024)
 #define HALF_OFFSET RAW_BYTES
+#define HALF_END (HALF_OFFSET + RAW_ROWS * H_STRIDE)
+#define OUT_BYTES ((TH * OUT_STRIDE + 15) / 16 * 16)
+#define OUT_OVER_RAW (HALF_END + OUT_BYTES + (CHANNELS == 4 ? TH * TW : 0) > 48 * 1024)
 #if OUT_OVER_RAW
 #define OUT_OFFSET 0
-#define ALPHA_OFFSET (HALF_OFFSET + RAW_ROWS * H_STRIDE)
+#define ALPHA_OFFSET HALF_END
 #else
-#define OUT_OFFSET (HALF_OFFSET + RAW_ROWS * H_STRIDE)
+#define OUT_OFFSET HALF_END
 #define ALPHA_OFFSET (OUT_OFFSET + OUT_BYTES)
 #endif
 #define SMEM_BYTES (ALPHA_OFFSET + (CHANNELS == 4 ? TH * TW : 0))

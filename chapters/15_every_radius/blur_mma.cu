@@ -86,13 +86,13 @@ struct Tile {
   static constexpr int kVTilesPerWarp = (kTH / 16) * kColTiles / kWarps;
   static constexpr int kRawBytes = kPlanes * kRawRows * kRawStride;
   static constexpr int kHalfOffset = kRawBytes;
+  static constexpr int kHalfEnd = kHalfOffset + kRawRows * kHStride;
   static constexpr int kOutBytes = (kTH * kOutStride + 15) / 16 * 16;
   // Where the layout would not fit 48 KB (RGBA from radius 9), the staged
   // output lies over the planes, which every warp must then be done with.
-  static constexpr bool kOutOverRaw =
-      kHalfOffset + kRawRows * kHStride + kOutBytes + (C == 4 ? kTH * kTW : 0) > 48 * 1024;
-  static constexpr int kOutOffset = kOutOverRaw ? 0 : kHalfOffset + kRawRows * kHStride;
-  static constexpr int kAlphaOffset = kOutOverRaw ? kHalfOffset + kRawRows * kHStride : kOutOffset + kOutBytes;
+  static constexpr bool kOutOverRaw = kHalfEnd + kOutBytes + (C == 4 ? kTH * kTW : 0) > 48 * 1024;
+  static constexpr int kOutOffset = kOutOverRaw ? 0 : kHalfEnd;
+  static constexpr int kAlphaOffset = kOutOverRaw ? kHalfEnd : kOutOffset + kOutBytes;
   static constexpr int kSmemBytes = kAlphaOffset + (C == 4 ? kTH * kTW : 0);
   static_assert(!kOutOverRaw || kOutBytes <= kRawBytes, "the output fits over the planes");
   static_assert(kTH % 16 == 0 && (kTH / 16) * kColTiles % kWarps == 0, "every warp takes as many tiles");

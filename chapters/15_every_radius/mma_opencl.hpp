@@ -36,7 +36,7 @@ enum class OpenClKernel {
 /// tile as @p schedule says (the portable kernel: always overlapped). Tiles are
 /// opencl_tile_rows() high where the group's local memory fits the device (NVIDIA
 /// gives a group 48 KB, AMD and Intel 64 KB); a device with less (Oclgrind,
-/// some mobile GPUs: 32 KB) gets tiles half as high, down to 16 rows.
+/// some mobile GPUs: 32 KB) gets lower tiles: 32 rows, then 16.
 inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::Problem& p, OpenClKernel kernel,
                                         Schedule schedule = Schedule::Overlapped) {
   const gauss::ImageGeometry g = p.image;
