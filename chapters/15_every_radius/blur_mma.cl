@@ -61,10 +61,10 @@
 #error "WARPS = 8, TH a multiple of 16, TW = 128 (blur_mma) or 64 (blur_tiles_f32)"
 #endif
 /* The group's local memory, as byte offsets into one array: the planes, then
- * the staged output. With the tiles opencl_setup
- * asks for (blur_mma_plan.hpp: RGBA 16 rows high) it fits 48 KB at every radius;
- * CUDA's 32-row RGBA tiles stage their output over the planes from radius 9
- * (blur_mma.cu, Tile::kOutOverRaw), which this kernel never needs. */
+ * the staged output. With the tiles opencl_setup asks for (blur_mma_plan.hpp:
+ * RGBA 16 rows high) it fits 48 KB at every radius; CUDA's 32-row RGBA tiles
+ * stage their output over the planes from radius 9 (blur_mma.cu,
+ * Tile::kOutOverRaw), which this kernel never needs. */
 #define RAW_BYTES (PLANES * RAW_ROWS * RAW_STRIDE)
 #define OUT_OFFSET RAW_BYTES
 #define SMEM_BYTES (OUT_OFFSET + TH * MMA_OUT_STRIDE)

@@ -66,11 +66,11 @@ constexpr int kTW = mma::kTileWidth;
 static_assert(kTW == 16 * kWarps, "each warp takes 16 columns of the tile");
 static_assert(gauss::kMaxImagePixels * 4 <= std::size_t{INT_MAX}, "image offsets must fit in an int");
 
-// The tile's geometry for radius R, C bytes per pixel, TH rows (blur_mma.cl's macros).
-template <int R, int C, int TH = mma::tile_rows(C)>
+// The tile's geometry for radius R, C bytes per pixel (blur_mma.cl's macros).
+template <int R, int C>
 struct Tile {
   static constexpr int kPlanes = C == 4 ? 3 : 1;
-  static constexpr int kTH = TH;
+  static constexpr int kTH = mma::tile_rows(C);
   // A plane starts 16 columns left of the tile's first output column x0 (a
   // 16-byte boundary of the image). Warp w's outputs x0 + 16w .. + 15 take
   // their inputs from plane column 16w + 16 - R on, which it reads from the
@@ -87,24 +87,24 @@ struct Tile {
   // An odd number of 16-byte chunks per row: the 8 rows a warp's 32-bit loads
   // read at once fall in different banks.
   static constexpr int kRawStride = (kRawCols / 16) % 2 ? kRawCols : kRawCols + 16;
-  static constexpr int kLoadRows = TH + 2 * R;                     // the rows the tile reads
-  static constexpr int kGroups = (kLoadRows + 7) / 8;              // 8-row groups of the horizontal pass
-  static constexpr int kRawRows = 8 * kGroups;                     // past kLoadRows: zeros, set once, weight 0
-  static constexpr int kKV = (16 + 2 * R + 15) / 16;               // 16-row steps of the vertical pass
-  static constexpr int kGroupsRead = 2 * (TH / 16 - 1) + 2 * kKV;  // those past kGroups: zero
+  static constexpr int kLoadRows = kTH + 2 * R;                     // the rows the tile reads
+  static constexpr int kGroups = (kLoadRows + 7) / 8;               // 8-row groups of the horizontal pass
+  static constexpr int kRawRows = 8 * kGroups;                      // past kLoadRows: zeros, set once, weight 0
+  static constexpr int kKV = (16 + 2 * R + 15) / 16;                // 16-row steps of the vertical pass
+  static constexpr int kGroupsRead = 2 * (kTH / 16 - 1) + 2 * kKV;  // those past kGroups: zero
   static constexpr int kOutStride = kTW * C + 16;  // padded: a warp's staging stores fall in different banks
   static constexpr int kRawBytes = kPlanes * kRawRows * kRawStride;
-  static constexpr int kOutBytes = TH * kOutStride;
+  static constexpr int kOutBytes = kTH * kOutStride;
   // Where the layout would not fit 48 KB (RGBA from radius 9), the staged
   // output lies over the planes, which every warp must then be done with.
-  static constexpr bool kOutOverRaw = kRawBytes + kOutBytes + (C == 4 ? TH * kTW : 0) > 48 * 1024;
+  static constexpr bool kOutOverRaw = kRawBytes + kOutBytes + (C == 4 ? kTH * kTW : 0) > 48 * 1024;
   static constexpr int kOutOffset = kOutOverRaw ? 0 : kRawBytes;
   // The output pixels' alpha, kept apart only where the output lies over the
   // planes (otherwise it goes straight into the staged pixels: stage_alpha).
   static constexpr int kAlphaOffset = kOutOverRaw ? kRawBytes : kOutOffset + kOutBytes;
-  static constexpr int kSmemBytes = kAlphaOffset + (kOutOverRaw ? TH * kTW : 0);
+  static constexpr int kSmemBytes = kAlphaOffset + (kOutOverRaw ? kTH * kTW : 0);
   static_assert(!kOutOverRaw || (C == 4 && kOutBytes <= kRawBytes), "the output fits over the planes");
-  static_assert(TH % 16 == 0 && kGroupsRead >= kGroups, "whole 16-row bands; every group summed is read");
+  static_assert(kTH % 16 == 0 && kGroupsRead >= kGroups, "whole 16-row bands; every group summed is read");
   static_assert(kSmemBytes <= 48 * 1024, "static shared memory");
 };
 
@@ -178,9 +178,9 @@ __device__ std::uint32_t band_f16(const Weights& w, int ks, int reg, int g, int 
 // halves: load_tile brings a tile's words into registers, store_tile writes
 // them into shared memory; between the two the block computes the tile
 // before, so the next tile's loads are in flight during the arithmetic.
-template <int R, int C, int TH>
+template <int R, int C>
 struct Fill {
-  using T = Tile<R, C, TH>;
+  using T = Tile<R, C>;
   static constexpr int kPixels = 16 / C;  // pixels per 16-byte word
   static constexpr int kWordsPerRow = T::kRawCols / kPixels;
   static constexpr int kWords = T::kLoadRows * kWordsPerRow;
@@ -188,10 +188,10 @@ struct Fill {
   static_assert(T::kRawCols % kPixels == 0, "whole words per plane row");
 };
 
-template <int R, int C, int TH>
+template <int R, int C>
 __device__ __forceinline__ void load_tile(const std::uint8_t* __restrict__ in, int width, int height, int pitch,
-                                          bool aligned, int x0, int y0, uint4 (&words)[Fill<R, C, TH>::kLoads]) {
-  using F = Fill<R, C, TH>;
+                                          bool aligned, int x0, int y0, uint4 (&words)[Fill<R, C>::kLoads]) {
+  using F = Fill<R, C>;
   const int item = threadIdx.y * 32 + threadIdx.x;
 #pragma unroll
   for (int n = 0; n < F::kLoads; ++n) {
@@ -213,10 +213,10 @@ __device__ __forceinline__ void load_tile(const std::uint8_t* __restrict__ in, i
   }
 }
 
-template <int R, int C, int TH>
-__device__ __forceinline__ void store_tile(const uint4 (&words)[Fill<R, C, TH>::kLoads], std::uint8_t* smem) {
-  using F = Fill<R, C, TH>;
-  using T = Tile<R, C, TH>;
+template <int R, int C>
+__device__ __forceinline__ void store_tile(const uint4 (&words)[Fill<R, C>::kLoads], std::uint8_t* smem) {
+  using F = Fill<R, C>;
+  using T = Tile<R, C>;
   const int item = threadIdx.y * 32 + threadIdx.x;
 #pragma unroll
   for (int n = 0; n < F::kLoads; ++n) {
@@ -239,7 +239,7 @@ __device__ __forceinline__ void store_tile(const uint4 (&words)[Fill<R, C, TH>::
       // The output pixels' own alpha, carried through (output over the
       // planes; otherwise stage_alpha): rows R .. R + TH - 1, columns 16 ..
       // 16 + TW - 1 of the planes (a word lies wholly in or out).
-      if (T::kOutOverRaw && r >= R && r < R + TH && c >= 16 && c < 16 + kTW)
+      if (T::kOutOverRaw && r >= R && r < R + T::kTH && c >= 16 && c < 16 + kTW)
         *reinterpret_cast<std::uint32_t*>(smem + T::kAlphaOffset + (r - R) * kTW + c - 16) = planes[3];
     }
   }
@@ -249,17 +249,17 @@ __device__ __forceinline__ void store_tile(const uint4 (&words)[Fill<R, C, TH>::
 // alpha, straight into their staged pixels' bytes 3, once the tile before has
 // left (after the first barrier) and before the words are reused; the passes
 // then write bytes 0-2.
-template <int R, int TH>
-__device__ __forceinline__ void stage_alpha(const uint4 (&words)[Fill<R, 4, TH>::kLoads], std::uint8_t* staged) {
-  using F = Fill<R, 4, TH>;
-  using T = Tile<R, 4, TH>;
+template <int R>
+__device__ __forceinline__ void stage_alpha(const uint4 (&words)[Fill<R, 4>::kLoads], std::uint8_t* staged) {
+  using F = Fill<R, 4>;
+  using T = Tile<R, 4>;
   const int item = threadIdx.y * 32 + threadIdx.x;
 #pragma unroll
   for (int n = 0; n < F::kLoads; ++n) {
     const int e = item + n * kThreads;
     const int r = e / F::kWordsPerRow;
     const int c = (e - r * F::kWordsPerRow) * F::kPixels;
-    if (e >= F::kWords || r < R || r >= R + TH || c < 16 || c >= 16 + kTW) continue;
+    if (e >= F::kWords || r < R || r >= R + T::kTH || c < 16 || c >= 16 + kTW) continue;
     std::uint8_t* pixel = staged + (r - R) * T::kOutStride + 4 * (c - 16);
     pixel[3] = static_cast<std::uint8_t>(words[n].x >> 24);
     pixel[7] = static_cast<std::uint8_t>(words[n].y >> 24);
@@ -276,11 +276,11 @@ constexpr int min_blocks_per_sm(int radius, int channels) { return channels == 1
 
 // Overlap false: the same kernel, each tile's loads waited for before its
 // passes (fill, then compute): the section `overlap` measures the difference.
-template <int R, int C, bool Overlap, int TH>
+template <int R, int C, bool Overlap>
 __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
     blur_mma(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, int width, int height, int pitch,
              Weights weights, mma::TileWalk walk) {
-  using T = Tile<R, C, TH>;
+  using T = Tile<R, C>;
   __shared__ __align__(16) std::uint8_t smem[T::kSmemBytes];
   const int lane = threadIdx.x;
   const int warp = threadIdx.y;
@@ -319,10 +319,10 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
 
   const bool aligned_in = (pitch & 15) == 0 && (reinterpret_cast<std::uintptr_t>(in) & 15) == 0;
   const bool aligned_out = (pitch & 15) == 0 && (reinterpret_cast<std::uintptr_t>(out) & 15) == 0;
-  uint4 words[Fill<R, C, TH>::kLoads];  // the next tile's input, in flight
-  int tx = blockIdx.x % walk.tiles_x;   // the block's first tile
+  uint4 words[Fill<R, C>::kLoads];     // the next tile's input, in flight
+  int tx = blockIdx.x % walk.tiles_x;  // the block's first tile
   int ty = blockIdx.x / walk.tiles_x;
-  if (Overlap && ty < walk.tiles_y) load_tile<R, C, TH>(in, width, height, pitch, aligned_in, tx * kTW, ty * TH, words);
+  if (Overlap && ty < walk.tiles_y) load_tile<R, C>(in, width, height, pitch, aligned_in, tx * kTW, ty * T::kTH, words);
   // Two barriers a tile: the planes are read by every warp (after the first),
   // the staged rows too (after the second); every warp has read the planes
   // (and, output over the planes, the alpha) before it reaches the second, so
@@ -333,33 +333,33 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
   // made them.
   for (; ty < walk.tiles_y; next_tile(walk, tx, ty)) {
     const int x0 = tx * kTW;
-    const int y0 = ty * TH;
+    const int y0 = ty * T::kTH;
     if constexpr (T::kOutOverRaw) __syncthreads();  // the staged rows (over the planes) are stored
-    if (!Overlap) load_tile<R, C, TH>(in, width, height, pitch, aligned_in, x0, y0, words);
-    store_tile<R, C, TH>(words, smem);
+    if (!Overlap) load_tile<R, C>(in, width, height, pitch, aligned_in, x0, y0, words);
+    store_tile<R, C>(words, smem);
     __syncthreads();
-    if constexpr (C == 4 && !T::kOutOverRaw) stage_alpha<R, TH>(words, smem + T::kOutOffset);
+    if constexpr (C == 4 && !T::kOutOverRaw) stage_alpha<R>(words, smem + T::kOutOffset);
     // The next tile's loads, issued now: they land while this tile is computed.
     if (Overlap) {
       int next_tx = tx;
       int next_ty = ty;
       next_tile(walk, next_tx, next_ty);
       if (next_ty < walk.tiles_y)
-        load_tile<R, C, TH>(in, width, height, pitch, aligned_in, next_tx * kTW, next_ty * TH, words);
+        load_tile<R, C>(in, width, height, pitch, aligned_in, next_tx * kTW, next_ty * T::kTH, words);
     }
 
     // Warp w computes output columns 16w .. 16w + 15 of the tile, a plane at
     // a time, 16 rows (a band p) at a time. halves[q]: the horizontal sums of
     // 8-row group q (plane rows 8q .. 8q + 7), as the vertical product's B
     // fragments: [0] columns 0-7, [1] columns 8-15 of the warp's 16.
-    // RGBA: rgb[p][nt][k], the pixels' bytes as the planes come in.
-    std::uint32_t rgb[C == 4 ? TH / 16 : 1][2][4];
+    // RGBA over the planes: rgb[p][nt][k], the pixels' bytes as the planes come in.
+    std::uint32_t rgb[T::kOutOverRaw ? T::kTH / 16 : 1][2][4];
 #pragma unroll
     for (int plane = 0; plane < T::kPlanes; ++plane) {
       const std::uint8_t* strip = smem + plane * T::kRawRows * T::kRawStride + 16 * warp + T::kStart + 4 * t;
       std::uint32_t halves[T::kGroupsRead][2];
 #pragma unroll
-      for (int p = 0; p < TH / 16; ++p) {
+      for (int p = 0; p < T::kTH / 16; ++p) {
         // Step 2: the horizontal sums of the groups band p reads first:
         // H^T (16 columns x 8 rows) = band (16 x 32) x input^T (32 x 8), exact
         // (u8 products, int32 sums); lane (g, t) reads 4 bytes of row g at
@@ -424,38 +424,39 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
             // done with the planes, byte `plane` of each pixel (selectors 0x3240, 0x3410).
 #pragma unroll
             for (int k = 0; k < 4; ++k)
-              rgb[C == 4 ? p : 0][nt][k] = plane == 0 ? rounded_bits(v[k]) & 0xFFu
-                                                      : __byte_perm(rgb[C == 4 ? p : 0][nt][k], rounded_bits(v[k]),
-                                                                    0x3240 + 0x1D0 * (plane - 1));
+              rgb[p][nt][k] = plane == 0 ? rounded_bits(v[k]) & 0xFFu
+                                         : __byte_perm(rgb[p][nt][k], rounded_bits(v[k]), 0x3240 + 0x1D0 * (plane - 1));
           }
         }
       }
     }
     // Step 4 (RGBA over the planes): once every warp is done with them, the
     // pixels with their own alpha, staged.
-    if constexpr (T::kOutOverRaw) __syncthreads();
+    if constexpr (T::kOutOverRaw) {
+      __syncthreads();
 #pragma unroll
-    for (int p = 0; p < (T::kOutOverRaw ? TH / 16 : 0); ++p)
+      for (int p = 0; p < T::kTH / 16; ++p)
 #pragma unroll
-      for (int nt = 0; nt < 2; ++nt)
+        for (int nt = 0; nt < 2; ++nt)
 #pragma unroll
-        for (int half_row = 0; half_row < 2; ++half_row) {
-          const int r = 16 * p + g + 8 * half_row;
-          const int c = 16 * warp + 8 * nt + 2 * t;
-          const std::uint8_t* alpha = smem + T::kAlphaOffset + r * kTW + c;
-          *reinterpret_cast<uint2*>(smem + T::kOutOffset + r * T::kOutStride + 4 * c) =
-              make_uint2(__byte_perm(rgb[p][nt][2 * half_row], alpha[0], 0x4210),
-                         __byte_perm(rgb[p][nt][2 * half_row + 1], alpha[1], 0x4210));
-        }
+          for (int half_row = 0; half_row < 2; ++half_row) {
+            const int r = 16 * p + g + 8 * half_row;
+            const int c = 16 * warp + 8 * nt + 2 * t;
+            const std::uint8_t* alpha = smem + T::kAlphaOffset + r * kTW + c;
+            *reinterpret_cast<uint2*>(smem + T::kOutOffset + r * T::kOutStride + 4 * c) =
+                make_uint2(__byte_perm(rgb[p][nt][2 * half_row], alpha[0], 0x4210),
+                           __byte_perm(rgb[p][nt][2 * half_row + 1], alpha[1], 0x4210));
+          }
+    }
     __syncthreads();
     // Step 5: whole rows to global memory, 16-byte stores (bytes at the edge);
     // a thread's chunks (2 gray, 4 RGBA) are the same each tile.
     const int item = warp * 32 + lane;
     const int row_bytes = width * C;
     constexpr int kChunksPerRow = kTW * C / 16;
-    static_assert(TH * kChunksPerRow % kThreads == 0, "every thread stores as many chunks");
+    static_assert(T::kTH * kChunksPerRow % kThreads == 0, "every thread stores as many chunks");
 #pragma unroll
-    for (int chunk = 0; chunk < TH * kChunksPerRow / kThreads; ++chunk) {
+    for (int chunk = 0; chunk < T::kTH * kChunksPerRow / kThreads; ++chunk) {
       const int e = item + chunk * kThreads;
       const int r = e / kChunksPerRow;
       const int c = (e % kChunksPerRow) * 16;
@@ -476,7 +477,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
 // The blocks of blur_mma<R, C, Overlap> that @p device holds at once: its SMs
 // times as many blocks as the registers and shared memory let an SM hold (the
 // occupancy API). Asked once per kernel and device, not at every launch.
-template <int R, int C, bool Overlap, int TH>
+template <int R, int C, bool Overlap>
 int resident_blocks(int device) {
   static std::mutex mutex;
   static std::map<int, int> known;  // device -> blocks
@@ -486,20 +487,21 @@ int resident_blocks(int device) {
   int sms = 0;
   int per_sm = 0;
   GAUSS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  GAUSS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, blur_mma<R, C, Overlap, TH>, kThreads, 0));
+  GAUSS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, blur_mma<R, C, Overlap>, kThreads, 0));
   return known[device] = sms * std::max(per_sm, 1);
 }
 
-template <int R, int C, bool Overlap, int TH = mma::tile_rows(C)>
+template <int R, int C, bool Overlap>
 void launch_tiles(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p, const Weights& w,
                   cudaStream_t stream) {
+  using T = Tile<R, C>;
   const gauss::ImageGeometry& g = p.image;
-  const int tiles = ((g.width + kTW - 1) / kTW) * ((g.height + TH - 1) / TH);
+  const int tiles = ((g.width + kTW - 1) / kTW) * ((g.height + T::kTH - 1) / T::kTH);
   int device = 0;
   GAUSS_CUDA_CHECK(cudaGetDevice(&device));
-  const int blocks = std::min(tiles, resident_blocks<R, C, Overlap, TH>(device));
-  blur_mma<R, C, Overlap, TH><<<blocks, dim3(32, kWarps), 0, stream>>>(
-      in, out, g.width, g.height, g.pitch, w, mma::tile_walk(g.width, g.height, kTW, TH, blocks));
+  const int blocks = std::min(tiles, resident_blocks<R, C, Overlap>(device));
+  blur_mma<R, C, Overlap><<<blocks, dim3(32, kWarps), 0, stream>>>(
+      in, out, g.width, g.height, g.pitch, w, mma::tile_walk(g.width, g.height, kTW, T::kTH, blocks));
 }
 
 }  // namespace
