@@ -2,30 +2,32 @@
 // the same kernel in CUDA; read its opening comment first).
 //
 // A blur is two banded matrix products. Along a row, out[x] = sum_k w[k]
-// in[x - R + k]: a 16 x 32 block of input bytes (16 rows, 32 columns) times a
-// 32 x 8 band of weights gives 16 rows x 8 outputs, one mma.sync on the tensor
-// cores. Down a column the same with the band on the other side. Per tile of
-// TH x TW output pixels a work-group
+// in[x - R + k]: a 16 x 32 band of weights times 32 input columns of 8 rows
+// gives 16 outputs of each row (transposed: 16 columns x 8 rows), one
+// mma.sync on the tensor cores. Down a column, a 16 x 16 band of weights
+// times 16 rows of those sums. Per tile of TH x TW output pixels a work-group
 //  1. stores the tile's input bytes and their halo, which its items loaded
 //     into registers during the tile before, into local memory as planes
 //     (RGBA: one plane per channel), and loads its next tile's;
-//  2. horizontal pass, exact: bytes (u8) times 15-bit integer weights split
-//     into high and low bytes (two u8 products, int32 sums), so that the sum
-//     is exact; each sum becomes a half float for the next pass;
+//  2. horizontal pass, exact: 15-bit integer weights split into high and low
+//     bytes times the input bytes (two u8 products, int32 sums), so that the
+//     sum is exact; each sum becomes a half float, and the halves, as the
+//     products leave them in a lane's registers, are the vertical pass's
+//     operand: they never go through local memory;
 //  3. vertical pass: the band of half-float weights times the halves, float
 //     sums (f16 products are exact in float), rounded half up to a byte.
 // blur_mma_plan.hpp quantises the weights and bounds the error (< 1 level).
 //
-// With -D NV_PTX the matrix products and loads are the PTX instructions
-// mma.sync and ldmatrix. Without it (PoCL, Oclgrind) they are emulated, each
-// lane writing its fragments to local memory and reading back what it needs,
-// exactly as the PTX ISA lays the fragments out: the same data paths, checked
-// on the CPU, slowly. The portable fast path for other GPUs is the float
-// kernel at the end of this file (blur_tiles_f32).
+// With -D NV_PTX the matrix products are the PTX instruction mma.sync.
+// Without it (PoCL, Oclgrind) they are emulated, each lane writing its
+// fragments to local memory and reading back what it needs, exactly as the
+// PTX ISA lays the fragments out: the same data paths, checked on the CPU,
+// slowly. The portable fast path for other GPUs is the float kernel at the
+// end of this file (blur_tiles_f32).
 //
-// -D RADIUS=<1..16> -D CHANNELS=<1|4> -D TH=<output rows per tile> -D TW=64
-// -D WARPS=<warps per group> [-D NV_PTX]. Global size (32 x groups, WARPS);
-// each group loops over tiles.
+// -D RADIUS=<1..16> -D CHANNELS=<1|4> -D TH=<output rows per tile>
+// -D TW=<128: blur_mma; 64: blur_tiles_f32> -D WARPS=8 [-D NV_PTX] [-D SERIAL].
+// Global size (32 x groups, WARPS); each group loops over tiles.
 
 #ifndef RADIUS
 #error "build with -D RADIUS=<1..16>"
@@ -33,47 +35,39 @@
 #define TAPS (2 * RADIUS + 1)
 #define THREADS (32 * WARPS)
 #define PLANES (CHANNELS == 4 ? 3 : 1)
-/* Columns: a tile's raw plane starts 16 columns left of its first output
- * column x0; the first input of output column x0 (x0 - R) sits at OFFSET. */
+/* Columns: a tile's plane starts 16 columns left of its first output column
+ * x0 (a 16-byte boundary of the image). The 16 outputs x0 + 16w .. of warp w
+ * take their inputs from plane column 16w + OFFSET on, which the warp reads
+ * from the 4-byte boundary START + 16w, SHIFT columns earlier. */
 #define OFFSET (16 - RADIUS)
-#define COL_TILES (TW / 8)
-#define A_START(j) (((OFFSET + 8 * (j)) / 16) * 16) /* 16-byte aligned start of col-tile j's inputs */
-#define SHIFT_EVEN (OFFSET % 16)                    /* first input past A_START, even j */
-#define SHIFT_ODD ((OFFSET + 8) % 16)               /* odd j */
-#define MAX_SHIFT (SHIFT_EVEN > SHIFT_ODD ? SHIFT_EVEN : SHIFT_ODD)
-#define KH ((MAX_SHIFT + 8 + 2 * RADIUS + 31) / 32)   /* 32-column steps of the horizontal pass */
-#define RAW_COLS (A_START(COL_TILES - 1) + 32 * KH) /* bytes per raw plane row */
-/* An odd number of 16-byte chunks per row: the 8 rows of an ldmatrix read fall in different banks. */
+#define START (OFFSET & ~3)
+#define SHIFT (OFFSET & 3)
+#define SPAN (SHIFT + 16 + 2 * RADIUS)          /* the columns a warp reads */
+#define KH ((SPAN + 31) / 32)                   /* 32-column steps of the horizontal pass */
+/* The last step's second 16 columns, where they lie past the span, meet zero weights and are not read. */
+#define LAST_HALF_READ (32 * (KH - 1) + 16 < SPAN)
+#define READ_COLS (32 * (KH - 1) + (LAST_HALF_READ ? 32 : 16))
+#define RAW_COLS ((TW - 16 + START + READ_COLS + 15) / 16 * 16) /* bytes per plane row */
+/* An odd number of 16-byte chunks per row: the 8 rows a warp's loads read at once fall in different banks. */
 #define RAW_STRIDE ((RAW_COLS / 16) % 2 ? RAW_COLS : RAW_COLS + 16)
-#define ROW_TILES ((TH + 2 * RADIUS + 15) / 16) /* 16-row tiles of the horizontal pass */
 #define LOAD_ROWS (TH + 2 * RADIUS)             /* the rows a tile reads */
-#define RAW_ROWS (16 * ROW_TILES)               /* past LOAD_ROWS: never loaded, weight 0 (below) */
+#define GROUPS ((LOAD_ROWS + 7) / 8)            /* 8-row groups of the horizontal pass */
+#define RAW_ROWS (8 * GROUPS)                   /* past LOAD_ROWS: never loaded, weight 0 (below) */
 #define KV ((16 + 2 * RADIUS + 15) / 16)        /* 16-row steps of the vertical pass */
-#define H_STRIDE (2 * TW + 16)                  /* bytes per row of halves: 9 chunks, bank-conflict free */
-#define OUT_STRIDE (TW * CHANNELS)
-#if TW != 64 || WARPS != 8 || TH % 16 != 0 || ((TH / 16) * (TW / 8)) % WARPS != 0
-#error "the tile loops give every warp the same number of tiles: TW = 64, WARPS = 8, TH a multiple of 16"
+#define GROUPS_READ (2 * (TH / 16 - 1) + 2 * KV) /* groups the vertical pass reads; past GROUPS: zero */
+#define OUT_STRIDE (TW * CHANNELS)              /* bytes per staged output row (blur_tiles_f32) */
+#define MMA_OUT_STRIDE (TW * CHANNELS + 16)     /* blur_mma's, padded: a warp's stores in different banks */
+#if WARPS != 8 || TH % 16 != 0 || (TW != 16 * WARPS && TW != 64)
+#error "WARPS = 8, TH a multiple of 16, TW = 128 (blur_mma) or 64 (blur_tiles_f32)"
 #endif
-#define H_TILES_PER_WARP (ROW_TILES * COL_TILES / WARPS)
-#define V_TILES_PER_WARP ((TH / 16) * COL_TILES / WARPS)
-/* The group's local memory, as byte offsets into one array (the emulated
- * ldmatrix passes offsets between lanes). */
+/* The group's local memory, as byte offsets into one array: the planes, then
+ * the staged output. With the tiles opencl_setup asks for (blur_mma_plan.hpp:
+ * RGBA 16 rows high) it fits 48 KB at every radius; CUDA's 32-row RGBA tiles
+ * stage their output over the planes from radius 9 (blur_mma.cu,
+ * Tile::kOutOverRaw), which this kernel never needs. */
 #define RAW_BYTES (PLANES * RAW_ROWS * RAW_STRIDE)
-/* Where the layout would not fit 48 KB (RGBA from radius 9), the staged output
- * lies over the planes: every warp must then be done with the planes before
- * the output is staged. */
-#define HALF_OFFSET RAW_BYTES
-#define HALF_END (HALF_OFFSET + RAW_ROWS * H_STRIDE)
-#define OUT_BYTES ((TH * OUT_STRIDE + 15) / 16 * 16)
-#define OUT_OVER_RAW (HALF_END + OUT_BYTES + (CHANNELS == 4 ? TH * TW : 0) > 48 * 1024)
-#if OUT_OVER_RAW
-#define OUT_OFFSET 0
-#define ALPHA_OFFSET HALF_END
-#else
-#define OUT_OFFSET HALF_END
-#define ALPHA_OFFSET (OUT_OFFSET + OUT_BYTES)
-#endif
-#define SMEM_BYTES (ALPHA_OFFSET + (CHANNELS == 4 ? TH * TW : 0))
+#define OUT_OFFSET RAW_BYTES
+#define SMEM_BYTES (OUT_OFFSET + TH * MMA_OUT_STRIDE)
 
 /* Loops unrolled for the GPU (register arrays indexed by constants); the
  * emulation's loops hold barriers, which the CPU compilers split the kernel
@@ -139,22 +133,6 @@ inline void mma_f16(float* d, const uint* a, const uint* b)
                  "{%0,%1,%2,%3};"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-/* Four 8x8 matrices of 16-bit elements (16 bytes a row); lane 8q + i gives
- * row i of matrix q; register q of lane T is row T/4, bytes 4(T%4).. of matrix q. */
-inline void ldmatrix_x4(uint* r, __local const uchar* smem, int offset)
-{
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"((uint)(size_t)(smem + offset)));
-}
-/* Two 8x8 matrices, transposed: register q of lane T holds elements
- * (rows 2(T%4), 2(T%4)+1; column T/4) of matrix q (lanes 0-15 give the rows). */
-inline void ldmatrix_x2_trans(uint* r, __local const uchar* smem, int offset)
-{
-    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];"
-                 : "=r"(r[0]), "=r"(r[1])
-                 : "r"((uint)(size_t)(smem + offset)));
 }
 inline uint pack_halves(float lo, float hi)
 {
@@ -271,35 +249,6 @@ inline void mma_f16(float* d, const uint* a, const uint* b, __local uint* scratc
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
-/* ldmatrix: lane 8q + i gives row i's offset in smem of matrix q; register
- * q of lane T = 4 bytes at (row T/4 of matrix q) + 4 (T % 4). */
-inline void ldmatrix_x4(uint* r, __local const uchar* smem, int offset, __local uint* scratch)
-{
-    my_scratch(scratch)[0] = (uint)offset;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    __local const uint* warp = scratch + get_local_id(1) * 32 * LANE_WORDS;
-    const int lane = get_local_id(0);
-    for (int q = 0; q < 4; ++q) {
-        __local const uchar* at = smem + warp[(8 * q + (lane >> 2)) * LANE_WORDS] + 4 * ((lane & 3));
-        r[q] = (uint)at[0] | (uint)at[1] << 8 | (uint)at[2] << 16 | (uint)at[3] << 24;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-}
-/* Transposed: register q of lane T = halves (row 2(T%4), column T/4) and
- * (row 2(T%4)+1, column T/4) of matrix q (rows given by lanes 8q .. 8q+7). */
-inline void ldmatrix_x2_trans(uint* r, __local const uchar* smem, int offset, __local uint* scratch)
-{
-    my_scratch(scratch)[0] = (uint)offset;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    __local const uint* warp = scratch + get_local_id(1) * 32 * LANE_WORDS;
-    const int lane = get_local_id(0);
-    for (int q = 0; q < 2; ++q) {
-        __local const uchar* r0 = smem + warp[(8 * q + 2 * ((lane & 3))) * LANE_WORDS] + 2 * ((lane >> 2));
-        __local const uchar* r1 = smem + warp[(8 * q + 2 * ((lane & 3)) + 1) * LANE_WORDS] + 2 * ((lane >> 2));
-        r[q] = (uint)r0[0] | (uint)r0[1] << 8 | (uint)r1[0] << 16 | (uint)r1[1] << 24;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-}
 #endif
 
 /* The group's local memory, at an address the compiler cannot know before the
@@ -337,35 +286,23 @@ inline uint rounded_bits(float v)
 }
 #endif
 
-/* A barrier for the 32 lanes of the warp alone, with the ordering of their
- * local-memory accesses that it implies (PTX bar.warp.sync). The emulation's
- * lanes do not run in step, and its fragments pass through the group's
- * scratch: there, the group's barrier. */
-#ifdef NV_PTX
-inline void warp_barrier(void)
-{
-    asm volatile("bar.warp.sync -1;" ::: "memory");
-}
-#else
-#define warp_barrier() barrier(CLK_LOCAL_MEM_FENCE)
-#endif
-
 /* ---- The weights' bands, as each lane holds them ---------------------------------- */
-/* The horizontal band for inputs starting `shift` columns past a 16-byte
- * boundary: B[kk][n] = w[32 ks + kk - shift - n] (0 outside 0..2R), as the
- * byte `part` (0 low, 1 high) of the 15-bit weights; lane (g, t) holds column
- * n = g, rows 4t .. 4t+3 (register 0) and 16 + 4t .. (register 1). */
-inline uint band_u8(const MmaWeights* w, int shift, int ks, int part, int reg, int g, int t)
+/* The horizontal band, the A operand: A[m][kk] = w[32 ks + kk - SHIFT - m]
+ * (output column m of the warp's 16, input column kk of the step's 32; 0
+ * outside 0..2R), as the byte `part` (0 low, 1 high) of the 15-bit weights;
+ * lane (g, t) holds register reg: m = g + 8 (reg % 2), kk = 16 (reg / 2) + 4t .. +3. */
+inline uint band_u8(const MmaWeights* w, int ks, int part, int reg, int g, int t)
 {
+    const int m = g + 8 * (reg % 2);
     uint word = 0;
     for (int b = 0; b < 4; ++b) {
-        const int k = 32 * ks + 16 * reg + 4 * t + b - shift - g;
+        const int k = 32 * ks + 16 * (reg / 2) + 4 * t + b - SHIFT - m;
         const uint weight = (k >= 0 && k < TAPS) ? w->h15[k] : 0u;
         word |= ((part ? weight >> 8 : weight) & 0xFFu) << (8 * b);
     }
     return word;
 }
-/* The vertical band: A[m][kk] = v[16 ks + kk - m]; lane (g, t) holds (row g,
+/* The vertical band, the A operand too: A[m][kk] = v[16 ks + kk - m]; lane (g, t) holds (row g,
  * kk 2t, 2t+1) in register 0, (row g+8, ...) in 1, (row g, kk 2t+8, +9) in 2,
  * (row g+8, ...) in 3, half floats. */
 inline uint band_f16(const MmaWeights* w, int ks, int reg, int g, int t)
@@ -438,9 +375,10 @@ UNROLL
             for (int k = 0; k < 3; ++k) {
                 *(__local uint*)(raw + (k * RAW_ROWS + r) * RAW_STRIDE + c) = planes[k];
             }
-            /* The output pixels' own alpha, carried through: rows R .. R + TH - 1,
-             * columns 16 .. 16 + TW - 1 of the planes (a word lies wholly in or out). */
-            if (r >= RADIUS && r < RADIUS + TH && c >= 16 && c < 16 + TW) {
+            /* The output pixels' own alpha, carried through (blur_tiles_f32; blur_mma
+             * stages it with the pixels: stage_alpha): rows R .. R + TH - 1, columns
+             * 16 .. 16 + TW - 1 of the planes (a word lies wholly in or out). */
+            if (alpha && r >= RADIUS && r < RADIUS + TH && c >= 16 && c < 16 + TW) {
                 *(__local uint*)(alpha + (r - RADIUS) * TW + c - 16) = planes[3];
             }
 #else
@@ -450,28 +388,49 @@ UNROLL
     }
 }
 
-/* The tile's staged output (TH rows of OUT_STRIDE bytes) to rows y0 .. of the
+/* blur_mma's RGBA: the output pixels' own alpha, straight into their staged
+ * pixels' bytes 3, once the tile before has left (after the first barrier) and
+ * before the words are reused; the passes then write bytes 0-2. */
+inline void stage_alpha(const uint4* words, __local uchar* staged, int stride)
+{
+    const int item = get_local_id(1) * 32 + get_local_id(0);
+UNROLL
+    for (int n = 0; n < LOADS; ++n) {
+        const int e = item + n * THREADS;
+        const int r = e / WORDS_PER_ROW;
+        const int c = (e - r * WORDS_PER_ROW) * WORD_PIXELS;
+        if (e < TILE_WORDS && r >= RADIUS && r < RADIUS + TH && c >= 16 && c < 16 + TW) {
+            __local uchar* pixel = staged + (r - RADIUS) * stride + 4 * (c - 16);
+            pixel[3] = (uchar)(words[n].x >> 24);
+            pixel[7] = (uchar)(words[n].y >> 24);
+            pixel[11] = (uchar)(words[n].z >> 24);
+            pixel[15] = (uchar)(words[n].w >> 24);
+        }
+    }
+}
+
+/* The tile's staged output (TH rows of `stride` bytes) to rows y0 .. of the
  * image: 16-byte chunks inside rows that are 16-byte aligned, bytes at the edge.
- * An item's chunks (1 gray, 2-3 RGBA) are the same each tile. */
-#define OUT_CHUNKS (TH * OUT_STRIDE / 16)
+ * An item's chunks are the same each tile. */
 inline void store_rows(__global uchar* restrict out, int width, int height, int pitch, int x0, int y0,
-                       __local const uchar* tile)
+                       __local const uchar* tile, int stride)
 {
     const int item = get_local_id(1) * 32 + get_local_id(0);
     const int row_bytes = width * CHANNELS;
     const bool aligned = (pitch & 15) == 0 && ((size_t)out & 15) == 0;
+    const int chunks_per_row = TW * CHANNELS / 16;
 UNROLL
-    for (int chunk = 0; chunk < (OUT_CHUNKS + THREADS - 1) / THREADS; ++chunk) {
+    for (int chunk = 0; chunk < (TH * TW * CHANNELS / 16 + THREADS - 1) / THREADS; ++chunk) {
         const int e = item + chunk * THREADS;
-        const int r = e / (OUT_STRIDE / 16);
-        const int c = (e - r * (OUT_STRIDE / 16)) * 16;
+        const int r = e / chunks_per_row;
+        const int c = (e - r * chunks_per_row) * 16;
         const int y = y0 + r;
         const int b0 = x0 * CHANNELS + c;
-        if (e >= OUT_CHUNKS || y >= height || b0 >= row_bytes) {
+        if (r >= TH || y >= height || b0 >= row_bytes) {
             continue;
         }
         __global uchar* dst = out + y * pitch + b0;
-        __local const uchar* src = tile + r * OUT_STRIDE + c;
+        __local const uchar* src = tile + r * stride + c;
         if (aligned && b0 + 16 <= row_bytes) {
             *(__global uint4*)dst = *(__local const uint4*)src;
         } else {
@@ -483,6 +442,7 @@ UNROLL
 }
 
 /* ---- The kernel ---------------------------------------------------------------------- */
+#if TW == 16 * WARPS
 __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_mma(
     __global const uchar* restrict in, __global uchar* restrict out, int width, int height, int pitch,
     const MmaWeights weights, const TileWalk walk)
@@ -498,37 +458,33 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_mma(
     const MmaWeights w = weights;
 
     /* The bands, once per group (the group then loops over tiles): [step][part][register]
-     * and [step][register]. A warp's horizontal tiles all have column tile j = warp
-     * (COL_TILES = WARPS): its band's shift is that of j's parity. */
-    const int shift = warp % 2 ? SHIFT_ODD : SHIFT_EVEN;
-    uint hband[KH][2][2];
+     * and [step][register]; the same for every warp, whose inputs all start SHIFT
+     * past a 4-byte boundary. */
+    uint hband[KH][2][4];
     uint vband[KV][4];
 UNROLL
     for (int ks = 0; ks < KH; ++ks)
 UNROLL
         for (int part = 0; part < 2; ++part)
 UNROLL
-            for (int reg = 0; reg < 2; ++reg)
-                hband[ks][part][reg] = band_u8(&w, shift, ks, part, reg, g, t);
+            for (int reg = 0; reg < 4; ++reg)
+                hband[ks][part][reg] = band_u8(&w, ks, part, reg, g, t);
 UNROLL
     for (int ks = 0; ks < KV; ++ks)
 UNROLL
         for (int reg = 0; reg < 4; ++reg)
             vband[ks][reg] = band_f16(&w, ks, reg, g, t);
 
-#if !defined(NV_PTX) && RAW_ROWS > LOAD_ROWS
-    /* The planes' rows past LOAD_ROWS (the horizontal pass's 16-row tiles reach
-     * beyond TH + 2R) meet only zero weights. Any bytes would do (their sums
-     * are finite: 0 times them is 0), and on the GPU they stay unwritten (or hold
-     * output staged over the planes); the emulation zeroes them once, so that
-     * Oclgrind sees no uninitialised reads. */
-    for (int e = get_local_id(1) * 32 + lane; e < PLANES * (RAW_ROWS - LOAD_ROWS) * RAW_STRIDE; e += THREADS) {
-        const int spare = e / RAW_STRIDE; /* plane * (RAW_ROWS - LOAD_ROWS) + row past LOAD_ROWS */
-        const int plane = spare / (RAW_ROWS - LOAD_ROWS);
-        ((__local uchar*)smem_words)[(plane * RAW_ROWS + LOAD_ROWS + spare - plane * (RAW_ROWS - LOAD_ROWS)) *
-                                         RAW_STRIDE +
-                                     e - spare * RAW_STRIDE] = 0;
+#if !defined(NV_PTX)
+    /* Bytes that are read but never written: the planes' rows past LOAD_ROWS
+     * (the last 8-row group reaches beyond TH + 2R). They meet only zero
+     * weights, and any bytes would do (their sums are finite: 0 times them is
+     * 0), so on the GPU they stay unwritten; the emulation zeroes its local
+     * memory once, so that Oclgrind sees no uninitialised values. */
+    for (int e = get_local_id(1) * 32 + lane; e < SMEM_BYTES; e += THREADS) {
+        ((__local uchar*)smem_words)[e] = 0;
     }
+    barrier(CLK_LOCAL_MEM_FENCE); /* before the fill writes the rows loaded */
 #endif
     int ty = (int)get_group_id(0) / walk.tiles_x; /* the group's first tile */
     int tx = (int)get_group_id(0) - ty * walk.tiles_x;
@@ -538,25 +494,27 @@ UNROLL
         load_tile(in, width, height, pitch, tx * TW, ty * TH, words);
     }
 #endif
-    /* Two barriers a tile, the fewest its data allow: the planes are read by every
-     * warp (after the first), the staged rows too (after the second), and every
-     * warp has read the planes and the alpha before it reaches the second, so the
-     * next tile's fill may overwrite them. The halves between the passes are each
-     * warp's own (below): a warp-wide barrier is enough for them. */
+    /* Two barriers a tile: the planes are read by every warp (after the first),
+     * the staged rows too (after the second); every warp has read the planes
+     * before it reaches the second, so the next tile's fill may overwrite them,
+     * and has stored the staged rows before it reaches the next tile's first,
+     * after which the staged pixels take their alpha. Between the passes nothing
+     * goes through local memory: the horizontal sums stay in the registers of
+     * the lanes that made them. */
     for (; ty < walk.tiles_y; next_tile(&walk, &tx, &ty)) {
         const int x0 = tx * TW;
         const int y0 = ty * TH;
-#if OUT_OVER_RAW
-        barrier(CLK_LOCAL_MEM_FENCE); /* the staged rows (over the planes) are stored */
-#endif
 #ifdef SERIAL
         __local uchar* smem = fresh_local_address(smem_words);
         load_tile(in, width, height, pitch, x0, y0, words);
 #else
         __local uchar* smem = (__local uchar*)smem_words;
 #endif
-        store_tile(words, smem, smem + ALPHA_OFFSET);
+        store_tile(words, smem, 0);
         barrier(CLK_LOCAL_MEM_FENCE);
+#if CHANNELS == 4
+        stage_alpha(words, smem + OUT_OFFSET, MMA_OUT_STRIDE);
+#endif
 #ifndef SERIAL
         /* The next tile's loads, issued now: they land while this tile is computed. */
         int next_tx = tx;
@@ -567,100 +525,89 @@ UNROLL
         }
 #endif
 
-        /* RGBA: the vertical sums of every plane, kept until the pixels are assembled. */
-        float vsum[PLANES][CHANNELS == 4 ? V_TILES_PER_WARP : 1][4];
+        /* Warp w computes output columns 16w .. 16w + 15 of the tile, a plane at a
+         * time, 16 rows (a band p) at a time. halves[q]: the horizontal sums of
+         * 8-row group q (plane rows 8q .. 8q + 7), as the vertical product's B
+         * fragments: [0] columns 0-7, [1] columns 8-15 of the warp's 16. */
 UNROLL
         for (int plane = 0; plane < PLANES; ++plane) {
-            const int raw_plane = plane * RAW_ROWS * RAW_STRIDE;
-            /* 2. Horizontal: tile (rt, j = warp) of 16 rows x 8 columns. */
-            for (int rt = 0; rt < ROW_TILES; ++rt) {
-                const int j = warp;
-                int hi[4] = {0, 0, 0, 0};
-                int lo[4] = {0x4B000000, 0x4B000000, 0x4B000000, 0x4B000000}; /* 2^23 as float bits, see below */
+            const int strip = plane * RAW_ROWS * RAW_STRIDE + 16 * warp + START + 4 * t;
+            uint halves[GROUPS_READ][2];
 UNROLL
-                for (int ks = 0; ks < KH; ++ks) {
-                    uint a[4];
-                    /* Lane 8q + i: row i of matrix q = (rows 8 (q % 2) .., columns 16 (q / 2) ..). */
-                    ldmatrix_x4(a, smem,
-                                raw_plane + (16 * rt + lane % 8 + 8 * ((lane / 8) % 2)) * RAW_STRIDE + A_START(j) +
-                                    32 * ks + 16 * (lane >> 4) SCRATCH_ARG);
-                    mma_u8(hi, a, hband[ks][1] SCRATCH_ARG);
-                    mma_u8(lo, a, hband[ks][0] SCRATCH_ARG);
-                }
-                /* Exact: 256 hi + lo = 2^23 + sum (sum < 2^23), whose float bits are
-                 * those very bits; times 2^-15, minus 256: sum x 2^-15 exactly. */
-                float h[4];
-                for (int q = 0; q < 4; ++q) {
-                    h[q] = fma(as_float(256 * hi[q] + lo[q]), 0x1.0p-15f, -256.0f);
-                }
-                __local uchar* row_g = smem + HALF_OFFSET + (16 * rt + g) * H_STRIDE + 2 * (8 * j + 2 * t);
-                *(__local uint*)row_g = pack_halves(h[0], h[1]);
-                *(__local uint*)(row_g + 8 * H_STRIDE) = pack_halves(h[2], h[3]);
-            }
-            /* The vertical tiles below are the warp's own columns too (j = warp):
-             * every half they read, this warp wrote. */
-            warp_barrier();
-            /* 3. Vertical: tile (i, j = warp) of 16 output rows x 8 columns. */
+            for (int p = 0; p < TH / 16; ++p) {
+                /* 2. Horizontal: the sums of the groups band p reads first. H^T (16
+                 * columns x 8 rows) = band (16 x 32) x input^T (32 x 8), exact; lane
+                 * (g, t) reads 4 bytes of row g at columns 4t and 16 + 4t of each
+                 * 32-column step: its B fragment. */
 UNROLL
-            for (int n = 0; n < V_TILES_PER_WARP; ++n) {
-                const int i = n;
-                const int j = warp;
-                float v[4] = {0.5f, 0.5f, 0.5f, 0.5f}; /* + 0.5: rounded half up at the end */
+                for (int q = p == 0 ? 0 : 2 * p + 2 * KV - 2; q < 2 * p + 2 * KV; ++q) {
+                    if (q >= GROUPS) {
+                        halves[q][0] = halves[q][1] = 0; /* rows past the tile's: zero weights */
+                        continue;
+                    }
+                    int hi[4] = {0, 0, 0, 0};
+                    int lo[4] = {0x4B000000, 0x4B000000, 0x4B000000, 0x4B000000}; /* 2^23 as float bits, see below */
 UNROLL
-                for (int ks = 0; ks < KV; ++ks) {
-                    uint b[2];
-                    /* Lanes 0-15: rows 16 i + 16 ks + lane of the halves, columns 8 j .. 8 j + 7. */
-                    ldmatrix_x2_trans(b, smem, HALF_OFFSET + (16 * i + 16 * ks + (lane & 15)) * H_STRIDE + 16 * j SCRATCH_ARG);
-                    // EXERCISE: add the band of vertical weights (vband[ks]) times the halves' fragment (b) into v, one mma_f16
-                    mma_f16(v, vband[ks], b SCRATCH_ARG);
-                    // STARTER:
-                    // v[0] += 0.0f; /* nothing summed: the tile comes out black */
-                    // END EXERCISE
+                    for (int ks = 0; ks < KH; ++ks) {
+                        __local const uchar* at = smem + strip + (8 * q + g) * RAW_STRIDE + 32 * ks;
+                        uint b[2];
+                        b[0] = *(__local const uint*)at;
+                        b[1] = (ks < KH - 1 || LAST_HALF_READ) ? *(__local const uint*)(at + 16) : 0u;
+                        mma_u8(hi, hband[ks][1], b SCRATCH_ARG);
+                        mma_u8(lo, hband[ks][0], b SCRATCH_ARG);
+                    }
+                    /* Exact: 256 hi + lo = 2^23 + sum (sum < 2^23), whose float bits are
+                     * those very bits; times 2^-15, minus 256: sum x 2^-15 exactly. Lane
+                     * (g, t) holds columns g, g + 8 of rows 2t, 2t + 1: packed in pairs
+                     * down the rows, exactly the B fragments of the vertical product. */
+                    float h[4];
+                    for (int k = 0; k < 4; ++k) {
+                        h[k] = fma(as_float(256 * hi[k] + lo[k]), 0x1.0p-15f, -256.0f);
+                    }
+                    halves[q][0] = pack_halves(h[0], h[1]);
+                    halves[q][1] = pack_halves(h[2], h[3]);
                 }
-#if CHANNELS == 4
-                for (int q = 0; q < 4; ++q) {
-                    vsum[plane][n][q] = v[q];
-                }
+                /* 3. Vertical: output rows 16p .. 16p + 15, columns 8 nt .. 8 nt + 7 of
+                 * the warp's: the band of weights (16 x 16 a step) times the halves of
+                 * groups 2p + 2ks and 2p + 2ks + 1 (16 x 8), float sums. */
+UNROLL
+                for (int nt = 0; nt < 2; ++nt) {
+                    float v[4] = {0.5f, 0.5f, 0.5f, 0.5f}; /* + 0.5: rounded half up at the end */
+UNROLL
+                    for (int ks = 0; ks < KV; ++ks) {
+                        const uint b[2] = {halves[2 * p + 2 * ks][nt], halves[2 * p + 2 * ks + 1][nt]};
+                        // EXERCISE: add the band of vertical weights (vband[ks]) times the halves' fragment (b) into v, one mma_f16
+                        mma_f16(v, vband[ks], b SCRATCH_ARG);
+                        // STARTER:
+                        // v[0] += 0.0f; /* nothing summed: the tile comes out black */
+                        // END EXERCISE
+                    }
+UNROLL
+                    for (int k = 0; k < 4; ++k) {
+                        /* Lane (g, t) holds rows g, g + 8 and columns 2t, 2t + 1. */
+                        const uint value = rounded_bits(v[k]) & 0xFFu;
+                        const int r = 16 * p + g + 8 * (k / 2);
+                        const int c = 16 * warp + 8 * nt + 2 * t + k % 2;
+#if CHANNELS == 1
+                        /* Gray: staged at once, two neighbouring bytes a store. */
+                        if (k % 2 == 1) {
+                            *(__local ushort*)(smem + OUT_OFFSET + r * MMA_OUT_STRIDE + c - 1) =
+                                (ushort)((rounded_bits(v[k - 1]) & 0xFFu) | value << 8);
+                        }
 #else
-                /* Gray: round and stage the bytes at once (nothing to assemble). */
-                for (int half_row = 0; half_row < 2; ++half_row) {
-                    *(__local ushort*)(smem + OUT_OFFSET + (16 * i + g + 8 * half_row) * OUT_STRIDE + 8 * j + 2 * t) =
-                        (ushort)((rounded_bits(v[2 * half_row]) & 0xFFu) |
-                                 (rounded_bits(v[2 * half_row + 1]) & 0xFFu) << 8);
-                }
+                        /* RGBA: staged at once, byte `plane` of its pixel (byte 3: stage_alpha). */
+                        smem[OUT_OFFSET + r * MMA_OUT_STRIDE + 4 * c + plane] = (uchar)value;
 #endif
-            }
-            warp_barrier(); /* the warp's halves are free for the next plane */
-        }
-#if CHANNELS == 4
-#if OUT_OVER_RAW
-        barrier(CLK_LOCAL_MEM_FENCE); /* every warp is done with the planes */
-#endif
-        /* 4. Round, assemble the pixels, and stage them for whole-row stores. */
-UNROLL
-        for (int n = 0; n < V_TILES_PER_WARP; ++n) {
-            const int i = n;
-            const int j = warp;
-UNROLL
-            for (int half_row = 0; half_row < 2; ++half_row) {
-                const int r = 16 * i + g + 8 * half_row;
-                const int c = 8 * j + 2 * t;
-                for (int e = 0; e < 2; ++e) {
-                    const int q = 2 * half_row + e;
-                    const uint pixel = (rounded_bits(vsum[0][n][q]) & 0xFFu) |
-                                       (rounded_bits(vsum[1][n][q]) & 0xFFu) << 8 |
-                                       (rounded_bits(vsum[2][n][q]) & 0xFFu) << 16 |
-                                       (uint)smem[ALPHA_OFFSET + r * TW + c + e] << 24;
-                    *(__local uint*)(smem + OUT_OFFSET + r * OUT_STRIDE + 4 * (c + e)) = pixel;
+                    }
                 }
             }
         }
-#endif
         barrier(CLK_LOCAL_MEM_FENCE);
-        /* 5. The tile's rows to global memory. */
-        store_rows(out, width, height, pitch, x0, y0, smem + OUT_OFFSET);
+        /* 4. The tile's rows to global memory. */
+        store_rows(out, width, height, pitch, x0, y0, smem + OUT_OFFSET, MMA_OUT_STRIDE);
     }
 }
+#endif
 
 /* ---- The portable kernel: the same tiles, float multiply-adds ------------------------- */
 /* What a GPU without PTX runs (AMD, Intel, PoCL): the same planes and the same
@@ -681,6 +628,7 @@ typedef struct {
 #define LEAD (OFFSET % 4)                     /* bytes of the first word before the window */
 #define WINDOW_WORDS ((LEAD + 4 + 2 * RADIUS + 3) / 4)
 
+#if TW == 64
 __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_tiles_f32(
     __global const uchar* restrict in, __global uchar* restrict out, int width, int height, int pitch,
     const FloatTaps taps, const TileWalk walk)
@@ -790,6 +738,7 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_tiles_f32
 #endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        store_rows(out, width, height, pitch, x0, y0, out_tile);
+        store_rows(out, width, height, pitch, x0, y0, out_tile, OUT_STRIDE);
     }
 }
+#endif

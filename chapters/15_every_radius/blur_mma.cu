@@ -1,42 +1,50 @@
 // Chapter 15: every radius on the tensor cores, in CUDA.
 //
 // A separable blur is two banded matrix products. Along a row,
-// out[x] = sum_k w[k] in[x - R + k]: a block of 16 rows x 32 input bytes
-// times a 32 x 8 band of weights (B[kk][n] = w[kk - n - shift]) gives 16
-// rows x 8 outputs in one mma.sync on the tensor cores; down a column, a
-// 16 x 16 band of weights times 16 rows x 8 columns of the horizontal sums.
-// The tensor cores do 2048-4096 multiply-adds per instruction, so the
-// arithmetic that sinks the float kernels at large radii (2(2R+1) per value:
-// 66 at radius 16) costs a few instructions per pixel here, and every radius
-// runs at about the speed of the memory.
+// out[x] = sum_k w[k] in[x - R + k]: a 16 x 32 band of weights
+// (A[m][kk] = w[kk - m - shift]) times 32 input bytes of 8 rows gives 16
+// outputs of each of the 8 rows (transposed: H^T, 16 columns x 8 rows) in one
+// mma.sync on the tensor cores; down a column, a 16 x 16 band of weights times
+// 16 rows x 8 columns of those sums. The tensor cores do 2048-4096
+// multiply-adds per instruction, so the arithmetic that sinks the float
+// kernels at large radii (2(2R+1) per value: 66 at radius 16) costs a few
+// instructions per pixel here, and every radius runs at about the speed of
+// the memory.
 //
-// Per tile of 64 columns x TH rows, a block of 8 warps
+// Per tile of 128 columns x TH rows, a block of 8 warps, warp w taking
+// columns 16w .. 16w + 15,
 //  1. writes the tile's input and its halo, which its threads loaded into
-//     registers while the tile before was computed, into shared memory as
-//     planes of bytes (RGBA: one plane per channel, the output pixels' alpha
-//     aside), and issues the loads of its next tile;
-//  2. horizontal pass, exact: the bytes (u8) times the 15-bit weights h15
-//     split into their high and low bytes, two mma.sync.m16n8k32 u8 with
-//     int32 sums; 256 hi + lo is 2^23 + the exact sum S, as float bits, so one
+//     registers while the tile before was computed (or just now: serial),
+//     into shared memory as planes of bytes (RGBA: one plane per channel),
+//     and issues the loads of its next tile;
+//  2. horizontal pass, exact: the 15-bit weights h15 split into their high
+//     and low bytes times the bytes (u8), two mma.sync.m16n8k32 with int32
+//     sums; 256 hi + lo is 2^23 + the exact sum S, as float bits, so one
 //     multiply-add turns it into S x 2^-15, rounded to a half float;
 //  3. vertical pass: half-float weights times those halves,
 //     mma.sync.m16n8k16 f16 with float sums, rounded half up to a byte;
-//  4. stages the bytes (RGBA: the pixels assembled) and stores whole rows.
-// blur_mma_plan.hpp quantises the weights and proves the result within one
-// level of the exact blur (below 0.25 of a level for every blur served).
+//  4. stages the bytes and stores whole rows.
+// Between 2 and 3 the halves stay where the horizontal product left them:
+// the transposed product's accumulators, paired down the rows, are exactly
+// the vertical product's B fragments, so the halves never go through shared
+// memory. blur_mma_plan.hpp quantises the weights and proves the result within
+// one level of the exact blur (below 0.25 of a level for every blur served).
 //
 // The block loops over tiles (a persistent grid of as many blocks as fit on
 // the SMs), so the weights' bands, which each lane holds in registers in the
-// tensor cores' fragment layout, are built once per block. The fragment layouts are the PTX ISA's ("Matrix
-// Fragments for mma.m16n8k32" and "... m16n8k16"), with g = lane / 4 and
-// t = lane % 4:
-//   u8 A 16x32: a0 row g, k 4t..4t+3; a1 row g+8; a2 row g, k 16+4t..; a3 row g+8, k 16+4t..
-//   u8 B 32x8:  b0 col g, k 4t..4t+3; b1 col g, k 16+4t..
+// tensor cores' fragment layout, are built once per block. The fragment
+// layouts are the PTX ISA's ("Matrix Fragments for mma.m16n8k32" and "...
+// m16n8k16"), with g = lane / 4 and t = lane % 4:
+//   u8 A 16x32:  a0 row g, k 4t..4t+3; a1 row g+8; a2 row g, k 16+4t..; a3 row g+8, k 16+4t..
+//   u8 B 32x8:   b0 col g, k 4t..4t+3; b1 col g, k 16+4t..
 //   f16 A 16x16: a0 row g, k 2t, 2t+1; a1 row g+8; a2 row g, k 2t+8, +9; a3 row g+8, k 2t+8, +9
 //   f16 B 16x8:  b0 col g, k 2t, 2t+1; b1 col g, k 2t+8, +9
 //   C/D 16x8:    c0, c1 row g, cols 2t, 2t+1; c2, c3 row g+8
-// and ldmatrix hands each lane exactly the A fragment (x4, from rows of
-// bytes) and the B fragment (x2.trans, from rows of halves).
+// So the horizontal B fragment is 4 bytes of image row g at column 4t (and
+// 16 + 4t): one 32-bit load from the plane. Its result H^T has c0, c1 =
+// (column g; rows 2t, 2t+1), which, as a pair of halves, is b0 of the
+// vertical product for rows 0-7 of K (b1: the next 8 rows), columns 0-7;
+// c2, c3 the same for columns 8-15.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -55,8 +63,7 @@ using mma::Weights;
 constexpr int kWarps = mma::kWarps;
 constexpr int kThreads = 32 * kWarps;
 constexpr int kTW = mma::kTileWidth;
-constexpr int kColTiles = kTW / 8;
-static_assert(kColTiles == kWarps, "each warp takes one column tile of the horizontal pass");
+static_assert(kTW == 16 * kWarps, "each warp takes 16 columns of the tile");
 static_assert(gauss::kMaxImagePixels * 4 <= std::size_t{INT_MAX}, "image offsets must fit in an int");
 
 // The tile's geometry for radius R, C bytes per pixel (blur_mma.cl's macros).
@@ -64,38 +71,40 @@ template <int R, int C>
 struct Tile {
   static constexpr int kPlanes = C == 4 ? 3 : 1;
   static constexpr int kTH = mma::tile_rows(C);
-  // A plane starts 16 columns left of the tile's first output column x0; the
-  // first input of output column x0 (x0 - R) sits at kOffset.
-  static constexpr int kOffset = 16 - R;
-  __host__ __device__ static constexpr int a_start(int j) {
-    return (kOffset + 8 * j) / 16 * 16;
-  }  // col tile j's 16-byte aligned start
-  static constexpr int kShiftEven = kOffset % 16;
-  static constexpr int kShiftOdd = (kOffset + 8) % 16;
-  static constexpr int kMaxShift = kShiftEven > kShiftOdd ? kShiftEven : kShiftOdd;
-  static constexpr int kKH = (kMaxShift + 8 + 2 * R + 31) / 32;  // 32-column steps, horizontal
-  static constexpr int kRawCols = a_start(kColTiles - 1) + 32 * kKH;
-  // An odd number of 16-byte chunks per row: an ldmatrix's 8 rows fall in different banks.
+  // A plane starts 16 columns left of the tile's first output column x0 (a
+  // 16-byte boundary of the image). Warp w's outputs x0 + 16w .. + 15 take
+  // their inputs from plane column 16w + 16 - R on, which it reads from the
+  // 4-byte boundary at or before it, kShift columns earlier.
+  static constexpr int kStart = (16 - R) & ~3;
+  static constexpr int kShift = (16 - R) & 3;
+  static constexpr int kSpan = kShift + 16 + 2 * R;  // the columns a warp reads
+  static constexpr int kKH = (kSpan + 31) / 32;      // 32-column steps of the horizontal pass
+  // The last step's second 16 columns, where they lie past the span, meet
+  // zero weights and are not read.
+  static constexpr bool kLastHalfRead = 32 * (kKH - 1) + 16 < kSpan;
+  static constexpr int kReadCols = 32 * (kKH - 1) + (kLastHalfRead ? 32 : 16);
+  static constexpr int kRawCols = (16 * (kWarps - 1) + kStart + kReadCols + 15) / 16 * 16;
+  // An odd number of 16-byte chunks per row: the 8 rows a warp's 32-bit loads
+  // read at once fall in different banks.
   static constexpr int kRawStride = (kRawCols / 16) % 2 ? kRawCols : kRawCols + 16;
-  static constexpr int kRowTiles = (kTH + 2 * R + 15) / 16;
-  static constexpr int kLoadRows = kTH + 2 * R;       // the rows the tile reads
-  static constexpr int kRawRows = 16 * kRowTiles;     // past kLoadRows: zeros, set once, weight 0
-  static constexpr int kKV = (16 + 2 * R + 15) / 16;  // 16-row steps, vertical
-  static constexpr int kHStride = 2 * kTW + 16;       // bytes per row of halves: 9 chunks, conflict free
-  static constexpr int kOutStride = kTW * C;
-  static constexpr int kVTilesPerWarp = (kTH / 16) * kColTiles / kWarps;
+  static constexpr int kLoadRows = kTH + 2 * R;                     // the rows the tile reads
+  static constexpr int kGroups = (kLoadRows + 7) / 8;               // 8-row groups of the horizontal pass
+  static constexpr int kRawRows = 8 * kGroups;                      // past kLoadRows: zeros, set once, weight 0
+  static constexpr int kKV = (16 + 2 * R + 15) / 16;                // 16-row steps of the vertical pass
+  static constexpr int kGroupsRead = 2 * (kTH / 16 - 1) + 2 * kKV;  // those past kGroups: zero
+  static constexpr int kOutStride = kTW * C + 16;  // padded: a warp's staging stores fall in different banks
   static constexpr int kRawBytes = kPlanes * kRawRows * kRawStride;
-  static constexpr int kHalfOffset = kRawBytes;
-  static constexpr int kHalfEnd = kHalfOffset + kRawRows * kHStride;
-  static constexpr int kOutBytes = (kTH * kOutStride + 15) / 16 * 16;
+  static constexpr int kOutBytes = kTH * kOutStride;
   // Where the layout would not fit 48 KB (RGBA from radius 9), the staged
   // output lies over the planes, which every warp must then be done with.
-  static constexpr bool kOutOverRaw = kHalfEnd + kOutBytes + (C == 4 ? kTH * kTW : 0) > 48 * 1024;
-  static constexpr int kOutOffset = kOutOverRaw ? 0 : kHalfEnd;
-  static constexpr int kAlphaOffset = kOutOverRaw ? kHalfEnd : kOutOffset + kOutBytes;
-  static constexpr int kSmemBytes = kAlphaOffset + (C == 4 ? kTH * kTW : 0);
-  static_assert(!kOutOverRaw || kOutBytes <= kRawBytes, "the output fits over the planes");
-  static_assert(kTH % 16 == 0 && (kTH / 16) * kColTiles % kWarps == 0, "every warp takes as many tiles");
+  static constexpr bool kOutOverRaw = kRawBytes + kOutBytes + (C == 4 ? kTH * kTW : 0) > 48 * 1024;
+  static constexpr int kOutOffset = kOutOverRaw ? 0 : kRawBytes;
+  // The output pixels' alpha, kept apart only where the output lies over the
+  // planes (otherwise it goes straight into the staged pixels: stage_alpha).
+  static constexpr int kAlphaOffset = kOutOverRaw ? kRawBytes : kOutOffset + kOutBytes;
+  static constexpr int kSmemBytes = kAlphaOffset + (kOutOverRaw ? kTH * kTW : 0);
+  static_assert(!kOutOverRaw || (C == 4 && kOutBytes <= kRawBytes), "the output fits over the planes");
+  static_assert(kTH % 16 == 0 && kGroupsRead >= kGroups, "whole 16-row bands; every group summed is read");
   static_assert(kSmemBytes <= 48 * 1024, "static shared memory");
 };
 
@@ -109,20 +118,6 @@ __device__ __forceinline__ void mma_f16(float* d, const std::uint32_t* a, const 
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-
-// Four 8x8 matrices of 16-bit elements; lane 8q + i gives row i of matrix q.
-__device__ __forceinline__ void ldmatrix_x4(std::uint32_t* r, const std::uint8_t* row) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(row))));
-}
-
-// Two 8x8 matrices, transposed (lanes 0-15 give the rows).
-__device__ __forceinline__ void ldmatrix_x2_trans(std::uint32_t* r, const std::uint8_t* row) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];"
-               : "=r"(r[0]), "=r"(r[1])
-               : "r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(row))));
 }
 
 __device__ __forceinline__ std::uint32_t pack_halves(float lo, float hi) {
@@ -147,22 +142,24 @@ __device__ __forceinline__ void next_tile(const mma::TileWalk& walk, int& tx, in
   }
 }
 
-// The horizontal band for inputs starting `shift` columns past a 16-byte
-// boundary: B[kk][n] = w[32 ks + kk - shift - n], byte `part` (0 low, 1 high)
-// of the 15-bit weights; lane (g, t) holds n = g, kk = 16 reg + 4t .. +3.
+// The horizontal band, the A operand: A[m][kk] = w[32 ks + kk - shift - m]
+// (output column m of the warp's 16, input column kk of the step's 32), byte
+// `part` (0 low, 1 high) of the 15-bit weights; lane (g, t) holds register
+// reg: m = g + 8 (reg % 2), kk = 16 (reg / 2) + 4t .. +3.
 template <int R>
 __device__ std::uint32_t band_u8(const Weights& w, int shift, int ks, int part, int reg, int g, int t) {
+  const int m = g + 8 * (reg % 2);
   std::uint32_t word = 0;
   for (int b = 0; b < 4; ++b) {
-    const int k = 32 * ks + 16 * reg + 4 * t + b - shift - g;
+    const int k = 32 * ks + 16 * (reg / 2) + 4 * t + b - shift - m;
     const std::uint32_t weight = (k >= 0 && k < 2 * R + 1) ? w.h15[k] : 0u;
     word |= ((part ? weight >> 8 : weight) & 0xFFu) << (8 * b);
   }
   return word;
 }
 
-// The vertical band: A[m][kk] = v[16 ks + kk - m], half floats; lane (g, t)
-// holds (m = g + 8 (reg % 2), kk = 2t + 8 (reg / 2), +1).
+// The vertical band, the A operand too: A[m][kk] = v[16 ks + kk - m], half
+// floats; lane (g, t) holds (m = g + 8 (reg % 2), kk = 2t + 8 (reg / 2), +1).
 template <int R>
 __device__ std::uint32_t band_f16(const Weights& w, int ks, int reg, int g, int t) {
   const int m = g + 8 * (reg % 2);
@@ -239,22 +236,43 @@ __device__ __forceinline__ void store_tile(const uint4 (&words)[Fill<R, C>::kLoa
 #pragma unroll
       for (int k = 0; k < 3; ++k)
         *reinterpret_cast<std::uint32_t*>(smem + (k * T::kRawRows + r) * T::kRawStride + c) = planes[k];
-      // The output pixels' own alpha, carried through: rows R .. R + TH - 1,
-      // columns 16 .. 16 + TW - 1 of the planes (a word lies wholly in or out).
-      if (r >= R && r < R + T::kTH && c >= 16 && c < 16 + kTW)
+      // The output pixels' own alpha, carried through (output over the
+      // planes; otherwise stage_alpha): rows R .. R + TH - 1, columns 16 ..
+      // 16 + TW - 1 of the planes (a word lies wholly in or out).
+      if (T::kOutOverRaw && r >= R && r < R + T::kTH && c >= 16 && c < 16 + kTW)
         *reinterpret_cast<std::uint32_t*>(smem + T::kAlphaOffset + (r - R) * kTW + c - 16) = planes[3];
     }
   }
 }
 
-// The blocks an SM is to hold (__launch_bounds__), so that ptxas keeps each
-// thread within 64 registers (gray to radius 8), 80 (gray above, RGBA to
-// radius 8) or 128 (RGBA above): without the bound it takes a few more and
-// one block fewer fits. Gray from radius 9 at 4 blocks (64 registers) spills
-// and was 10% slower on the H200 than at 3.
-constexpr int min_blocks_per_sm(int radius, int channels) {
-  return channels == 1 ? (radius <= 8 ? 4 : 3) : radius <= 8 ? 3 : 2;
+// RGBA with its output staged beside the planes: the output pixels' own
+// alpha, straight into their staged pixels' bytes 3, once the tile before has
+// left (after the first barrier) and before the words are reused; the passes
+// then write bytes 0-2.
+template <int R>
+__device__ __forceinline__ void stage_alpha(const uint4 (&words)[Fill<R, 4>::kLoads], std::uint8_t* staged) {
+  using F = Fill<R, 4>;
+  using T = Tile<R, 4>;
+  const int item = threadIdx.y * 32 + threadIdx.x;
+#pragma unroll
+  for (int n = 0; n < F::kLoads; ++n) {
+    const int e = item + n * kThreads;
+    const int r = e / F::kWordsPerRow;
+    const int c = (e - r * F::kWordsPerRow) * F::kPixels;
+    if (e >= F::kWords || r < R || r >= R + T::kTH || c < 16 || c >= 16 + kTW) continue;
+    std::uint8_t* pixel = staged + (r - R) * T::kOutStride + 4 * (c - 16);
+    pixel[3] = static_cast<std::uint8_t>(words[n].x >> 24);
+    pixel[7] = static_cast<std::uint8_t>(words[n].y >> 24);
+    pixel[11] = static_cast<std::uint8_t>(words[n].z >> 24);
+    pixel[15] = static_cast<std::uint8_t>(words[n].w >> 24);
+  }
 }
+
+// The blocks an SM is to hold (__launch_bounds__), so that ptxas keeps each
+// thread within 80 registers (gray, RGBA to radius 8) or 128 (RGBA above).
+// Gray at 4 blocks (64 registers) spills 20-44 bytes; RGBA to radius 8 at 2
+// blocks (no spill) was 1.0-1.16x slower than at 3 (H100 and H200).
+constexpr int min_blocks_per_sm(int radius, int channels) { return channels == 1 ? 3 : radius <= 8 ? 3 : 2; }
 
 // Overlap false: the same kernel, each tile's loads waited for before its
 // passes (fill, then compute): the section `overlap` measures the difference.
@@ -269,25 +287,24 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
   const int g = lane / 4;
   const int t = lane % 4;
 
-  // The bands, once per block (the block then loops over tiles). A warp's
-  // horizontal tiles all have column tile j = warp: its band's shift parity.
-  const int shift = warp % 2 ? T::kShiftOdd : T::kShiftEven;
-  std::uint32_t hband[T::kKH][2][2];  // [step][part: low, high][register]
+  // The bands, once per block (the block then loops over tiles); the same for
+  // every warp, whose inputs all start kShift past a 4-byte boundary.
+  std::uint32_t hband[T::kKH][2][4];  // [step][part: low, high][register]
 #pragma unroll
   for (int ks = 0; ks < T::kKH; ++ks)
 #pragma unroll
     for (int part = 0; part < 2; ++part)
 #pragma unroll
-      for (int reg = 0; reg < 2; ++reg) hband[ks][part][reg] = band_u8<R>(weights, shift, ks, part, reg, g, t);
+      for (int reg = 0; reg < 4; ++reg) hband[ks][part][reg] = band_u8<R>(weights, T::kShift, ks, part, reg, g, t);
   std::uint32_t vband[T::kKV][4];
 #pragma unroll
   for (int ks = 0; ks < T::kKV; ++ks)
 #pragma unroll
     for (int reg = 0; reg < 4; ++reg) vband[ks][reg] = band_f16<R>(weights, ks, reg, g, t);
 
-  // The planes' rows past those read (the horizontal pass's 16-row tiles
-  // reach beyond TH + 2R): zeros, once; the fill never writes them (the
-  // output staged over the planes may: any bytes meet zero weights).
+  // The planes' rows past those read (the last 8-row group reaches beyond
+  // TH + 2R): zeros, once; the fill never writes them (the output staged over
+  // the planes may: any bytes meet zero weights).
   if constexpr (T::kRawRows > T::kLoadRows) {
     constexpr int kSpareRows = T::kRawRows - T::kLoadRows;
     constexpr int kChunksPerRow = T::kRawStride / 16;
@@ -306,11 +323,14 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
   int tx = blockIdx.x % walk.tiles_x;  // the block's first tile
   int ty = blockIdx.x / walk.tiles_x;
   if (Overlap && ty < walk.tiles_y) load_tile<R, C>(in, width, height, pitch, aligned_in, tx * kTW, ty * T::kTH, words);
-  // Two barriers a tile, the fewest its data allow: the planes are read by
-  // every warp (after the first), the staged rows too (after the second), and
-  // every warp has read the planes and the alpha before it reaches the second,
-  // so the next tile's fill may overwrite them. The halves between the passes
-  // are each warp's own (below): a warp-wide barrier is enough for them.
+  // Two barriers a tile: the planes are read by every warp (after the first),
+  // the staged rows too (after the second); every warp has read the planes
+  // (and, output over the planes, the alpha) before it reaches the second, so
+  // the next tile's fill may overwrite them, and has stored the staged rows
+  // before it reaches the next tile's first, after which the staged pixels
+  // take their alpha (stage_alpha). Between the passes nothing goes through
+  // shared memory: the horizontal sums stay in the registers of the warp that
+  // made them.
   for (; ty < walk.tiles_y; next_tile(walk, tx, ty)) {
     const int x0 = tx * kTW;
     const int y0 = ty * T::kTH;
@@ -318,6 +338,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
     if (!Overlap) load_tile<R, C>(in, width, height, pitch, aligned_in, x0, y0, words);
     store_tile<R, C>(words, smem);
     __syncthreads();
+    if constexpr (C == 4 && !T::kOutOverRaw) stage_alpha<R>(words, smem + T::kOutOffset);
     // The next tile's loads, issued now: they land while this tile is computed.
     if (Overlap) {
       int next_tx = tx;
@@ -327,98 +348,112 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
         load_tile<R, C>(in, width, height, pitch, aligned_in, next_tx * kTW, next_ty * T::kTH, words);
     }
 
-    float vsum[T::kPlanes][C == 4 ? T::kVTilesPerWarp : 1][4];  // RGBA: kept until the pixels are assembled
+    // Warp w computes output columns 16w .. 16w + 15 of the tile, a plane at
+    // a time, 16 rows (a band p) at a time. halves[q]: the horizontal sums of
+    // 8-row group q (plane rows 8q .. 8q + 7), as the vertical product's B
+    // fragments: [0] columns 0-7, [1] columns 8-15 of the warp's 16.
+    // RGBA over the planes: rgb[p][nt][k], the pixels' bytes as the planes come in.
+    std::uint32_t rgb[T::kOutOverRaw ? T::kTH / 16 : 1][2][4];
 #pragma unroll
     for (int plane = 0; plane < T::kPlanes; ++plane) {
-      const std::uint8_t* raw = smem + plane * T::kRawRows * T::kRawStride;
-      // Step 2: horizontal tiles (rt, j = warp), 16 rows x 8 columns.
-      const int j = warp;
-      for (int rt = 0; rt < T::kRowTiles; ++rt) {
-        int hi[4] = {0, 0, 0, 0};
-        int lo[4] = {0x4B000000, 0x4B000000, 0x4B000000, 0x4B000000};  // 2^23 as float bits
+      const std::uint8_t* strip = smem + plane * T::kRawRows * T::kRawStride + 16 * warp + T::kStart + 4 * t;
+      std::uint32_t halves[T::kGroupsRead][2];
 #pragma unroll
-        for (int ks = 0; ks < T::kKH; ++ks) {
-          std::uint32_t a[4];
-          // Lane 8q + i: row i of matrix q = (rows 8 (q % 2) .., columns 16 (q / 2) ..).
-          ldmatrix_x4(a, raw + (16 * rt + lane % 8 + 8 * ((lane / 8) % 2)) * T::kRawStride + T::a_start(j) + 32 * ks +
-                             16 * (lane / 16));
-          mma_u8(hi, a, hband[ks][1]);
-          mma_u8(lo, a, hband[ks][0]);
+      for (int p = 0; p < T::kTH / 16; ++p) {
+        // Step 2: the horizontal sums of the groups band p reads first:
+        // H^T (16 columns x 8 rows) = band (16 x 32) x input^T (32 x 8), exact
+        // (u8 products, int32 sums); lane (g, t) reads 4 bytes of row g at
+        // columns 4t and 16 + 4t of each 32-column step: its B fragment.
+#pragma unroll
+        for (int q = p == 0 ? 0 : 2 * p + 2 * T::kKV - 2; q < 2 * p + 2 * T::kKV; ++q) {
+          if (q >= T::kGroups) {
+            halves[q][0] = halves[q][1] = 0;  // rows past the tile's: zero weights
+            continue;
+          }
+          int hi[4] = {0, 0, 0, 0};
+          int lo[4] = {0x4B000000, 0x4B000000, 0x4B000000, 0x4B000000};  // 2^23 as float bits
+#pragma unroll
+          for (int ks = 0; ks < T::kKH; ++ks) {
+            const std::uint8_t* at = strip + (8 * q + g) * T::kRawStride + 32 * ks;
+            const std::uint32_t b[2] = {
+                *reinterpret_cast<const std::uint32_t*>(at),
+                ks < T::kKH - 1 || T::kLastHalfRead ? *reinterpret_cast<const std::uint32_t*>(at + 16) : 0u};
+            mma_u8(hi, hband[ks][1], b);
+            mma_u8(lo, hband[ks][0], b);
+          }
+          // 256 hi + lo = 2^23 + S (S < 2^23) as float bits; x 2^-15 - 256 = S x 2^-15, exact.
+          // Lane (g, t) holds columns g, g + 8 of rows 2t, 2t + 1: packed in
+          // pairs down the rows, exactly the B fragments of the vertical product.
+          float h[4];
+#pragma unroll
+          for (int k = 0; k < 4; ++k) h[k] = fmaf(__int_as_float(256 * hi[k] + lo[k]), 0x1.0p-15f, -256.0f);
+          halves[q][0] = pack_halves(h[0], h[1]);
+          halves[q][1] = pack_halves(h[2], h[3]);
         }
-        // 256 hi + lo = 2^23 + S (S < 2^23) as float bits; x 2^-15 - 256 = S x 2^-15, exact.
-        float h[4];
+        // Step 3: output rows 16p .. 16p + 15, columns 8 nt .. 8 nt + 7 of the
+        // warp's: the band of vertical weights (16 x 16 a step) times the
+        // halves of groups 2p + 2ks and 2p + 2ks + 1 (16 x 8), float sums.
 #pragma unroll
-        for (int q = 0; q < 4; ++q) h[q] = fmaf(__int_as_float(256 * hi[q] + lo[q]), 0x1.0p-15f, -256.0f);
-        std::uint8_t* row_g = smem + T::kHalfOffset + (16 * rt + g) * T::kHStride + 2 * (8 * j + 2 * t);
-        *reinterpret_cast<std::uint32_t*>(row_g) = pack_halves(h[0], h[1]);
-        *reinterpret_cast<std::uint32_t*>(row_g + 8 * T::kHStride) = pack_halves(h[2], h[3]);
+        for (int nt = 0; nt < 2; ++nt) {
+          float v[4] = {0.5f, 0.5f, 0.5f, 0.5f};  // + 0.5: rounded half up at the end
+#pragma unroll
+          for (int ks = 0; ks < T::kKV; ++ks) {
+            const std::uint32_t b[2] = {halves[2 * p + 2 * ks][nt], halves[2 * p + 2 * ks + 1][nt]};
+            // EXERCISE: add the band of vertical weights (vband[ks]) times the halves' fragment (b) into v, one mma_f16
+            mma_f16(v, vband[ks], b);
+            // STARTER:
+            // v[0] += 0.0f;  // nothing summed: the tile comes out black
+            // END EXERCISE
+          }
+          if constexpr (C == 1) {
+            // Gray: round and stage the bytes at once (rows g, g + 8; columns 2t, 2t + 1).
+#pragma unroll
+            for (int half_row = 0; half_row < 2; ++half_row)
+              *reinterpret_cast<std::uint16_t*>(smem + T::kOutOffset + (16 * p + g + 8 * half_row) * T::kOutStride +
+                                                16 * warp + 8 * nt + 2 * t) =
+                  static_cast<std::uint16_t>(
+                      __byte_perm(rounded_bits(v[2 * half_row]), rounded_bits(v[2 * half_row + 1]), 0x40));
+          } else if constexpr (!T::kOutOverRaw) {
+            // RGBA: each value's byte into its pixel's byte `plane` (byte 3: stage_alpha).
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+              smem[T::kOutOffset + (16 * p + g + 8 * (k / 2)) * T::kOutStride +
+                   4 * (16 * warp + 8 * nt + 2 * t + k % 2) + plane] = static_cast<std::uint8_t>(rounded_bits(v[k]));
+          } else {
+            // RGBA, output over the planes: the bytes kept until every warp is
+            // done with the planes, byte `plane` of each pixel (selectors 0x3240, 0x3410).
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+              rgb[p][nt][k] = plane == 0 ? rounded_bits(v[k]) & 0xFFu
+                                         : __byte_perm(rgb[p][nt][k], rounded_bits(v[k]), 0x3240 + 0x1D0 * (plane - 1));
+          }
+        }
       }
-      // The vertical tiles below are the warp's own columns too (jj = warp):
-      // every half they read, this warp wrote.
-      __syncwarp();
-      // Step 3: vertical tiles (i, jj = warp), 16 output rows x 8 columns.
-#pragma unroll
-      for (int n = 0; n < T::kVTilesPerWarp; ++n) {
-        const int i = n;
-        const int jj = warp;
-        float v[4] = {0.5f, 0.5f, 0.5f, 0.5f};  // + 0.5: rounded half up at the end
-#pragma unroll
-        for (int ks = 0; ks < T::kKV; ++ks) {
-          std::uint32_t b[2];
-          // Lanes 0-15: rows 16 i + 16 ks + lane of the halves, columns 8 jj .. 8 jj + 7.
-          ldmatrix_x2_trans(b, smem + T::kHalfOffset + (16 * i + 16 * ks + lane % 16) * T::kHStride + 16 * jj);
-          // EXERCISE: add the band of vertical weights (vband[ks]) times the halves' fragment (b) into v, one mma_f16
-          mma_f16(v, vband[ks], b);
-          // STARTER:
-          // v[0] += 0.0f;  // nothing summed: the tile comes out black
-          // END EXERCISE
-        }
-        if constexpr (C == 1) {
-          // Gray: round and stage the bytes at once (nothing to assemble).
-#pragma unroll
-          for (int half_row = 0; half_row < 2; ++half_row)
-            *reinterpret_cast<std::uint16_t*>(smem + T::kOutOffset + (16 * i + g + 8 * half_row) * T::kOutStride +
-                                              8 * jj + 2 * t) =
-                static_cast<std::uint16_t>(
-                    __byte_perm(rounded_bits(v[2 * half_row]), rounded_bits(v[2 * half_row + 1]), 0x40));
-        } else {
-#pragma unroll
-          for (int q = 0; q < 4; ++q) vsum[plane][n][q] = v[q];
-        }
-      }
-      __syncwarp();  // the warp's halves are free for the next plane
     }
-
-    // Step 4 (RGBA): round, assemble the pixels, stage them (over the planes:
-    // once every warp is done with them).
-    if constexpr (T::kOutOverRaw) __syncthreads();
+    // Step 4 (RGBA over the planes): once every warp is done with them, the
+    // pixels with their own alpha, staged.
+    if constexpr (T::kOutOverRaw) {
+      __syncthreads();
 #pragma unroll
-    for (int n = 0; n < (C == 4 ? T::kVTilesPerWarp : 0); ++n) {
-      const int i = n;
-      const int jj = warp;
+      for (int p = 0; p < T::kTH / 16; ++p)
 #pragma unroll
-      for (int half_row = 0; half_row < 2; ++half_row) {
-        const int r = 16 * i + g + 8 * half_row;
-        const int c = 8 * jj + 2 * t;
-        std::uint8_t* at = smem + T::kOutOffset + r * T::kOutStride + c * C;
-        const std::uint8_t* alpha = smem + T::kAlphaOffset + r * kTW + c;
-        std::uint32_t pixel[2];
+        for (int nt = 0; nt < 2; ++nt)
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          const int q = 2 * half_row + e;
-          // Bytes 0 of R, G (0x40: a's byte 0, b's byte 0), then of B and the alpha.
-          pixel[e] = __byte_perm(__byte_perm(rounded_bits(vsum[0][n][q]), rounded_bits(vsum[1][n][q]), 0x40),
-                                 __byte_perm(rounded_bits(vsum[2][n][q]), alpha[e], 0x40), 0x5410);
-        }
-        *reinterpret_cast<uint2*>(at) = make_uint2(pixel[0], pixel[1]);
-      }
+          for (int half_row = 0; half_row < 2; ++half_row) {
+            const int r = 16 * p + g + 8 * half_row;
+            const int c = 16 * warp + 8 * nt + 2 * t;
+            const std::uint8_t* alpha = smem + T::kAlphaOffset + r * kTW + c;
+            *reinterpret_cast<uint2*>(smem + T::kOutOffset + r * T::kOutStride + 4 * c) =
+                make_uint2(__byte_perm(rgb[p][nt][2 * half_row], alpha[0], 0x4210),
+                           __byte_perm(rgb[p][nt][2 * half_row + 1], alpha[1], 0x4210));
+          }
     }
     __syncthreads();
     // Step 5: whole rows to global memory, 16-byte stores (bytes at the edge);
-    // a thread's chunks (1 gray, 3 RGBA) are the same each tile.
+    // a thread's chunks (2 gray, 4 RGBA) are the same each tile.
     const int item = warp * 32 + lane;
     const int row_bytes = width * C;
-    constexpr int kChunksPerRow = T::kOutStride / 16;
+    constexpr int kChunksPerRow = kTW * C / 16;
     static_assert(T::kTH * kChunksPerRow % kThreads == 0, "every thread stores as many chunks");
 #pragma unroll
     for (int chunk = 0; chunk < T::kTH * kChunksPerRow / kThreads; ++chunk) {
@@ -465,8 +500,8 @@ void launch_tiles(const std::uint8_t* in, std::uint8_t* out, const gauss::Proble
   int device = 0;
   GAUSS_CUDA_CHECK(cudaGetDevice(&device));
   const int blocks = std::min(tiles, resident_blocks<R, C, Overlap>(device));
-  blur_mma<R, C, Overlap><<<blocks, dim3(32, kWarps), 0, stream>>>(in, out, g.width, g.height, g.pitch, w,
-                                                                   mma::tile_walk(g.width, g.height, T::kTH, blocks));
+  blur_mma<R, C, Overlap><<<blocks, dim3(32, kWarps), 0, stream>>>(
+      in, out, g.width, g.height, g.pitch, w, mma::tile_walk(g.width, g.height, kTW, T::kTH, blocks));
 }
 
 }  // namespace

@@ -41,22 +41,21 @@
 
 namespace mma {
 
-/// Warps per block (work-group) and output tile: 64 columns wide (8 column
-/// tiles of the tensor cores' 8, one per warp), 64 rows gray and 48 RGBA
-/// (from radius 9 the RGBA tile's output is staged over its planes, so that
-/// it fits 48 KB: blur_mma.cu, Tile::kOutOverRaw). A taller tile reads and sums
-/// fewer halo rows per output row: RGBA at radius 9, 66 rows loaded for 48
-/// (was 50 for 32) and 5 row tiles summed for 3 (was 4 for 2).
+/// Warps per block (work-group) and output tile: 128 columns wide (16 a
+/// warp: the rows of the horizontal product's result), 64 rows gray and 32
+/// RGBA (from radius 9 CUDA's RGBA tile stages its output over its planes, so
+/// that it fits 48 KB: blur_mma.cu, Tile::kOutOverRaw).
 constexpr int kWarps = 8;
-constexpr int kTileWidth = 64;
-constexpr int tile_rows(int channels) { return channels == 1 ? 64 : 48; }
-/// The same in OpenCL on NVIDIA: at radius 13-15 its compiler gives the
-/// 48-row RGBA kernel 180 registers a thread (ptxas through -cl-nv-verbose;
-/// 128 at radius 12 and 16), so one work-group of 256 fits a compute unit
-/// instead of two and the tile takes 1.6x as long; there the tile keeps 32 rows.
-constexpr int opencl_tile_rows(int channels, int radius) {
-  return channels == 4 && radius >= 13 && radius <= 15 ? 32 : tile_rows(channels);
-}
+constexpr int kTileWidth = 128;
+constexpr int tile_rows(int channels) { return channels == 1 ? 64 : 32; }
+/// The portable kernel's tiles are 64 columns wide.
+constexpr int kPortableTileWidth = 64;
+/// The same in OpenCL on NVIDIA, where RGBA tiles are 16 rows: its compiler
+/// gives the 32-row RGBA kernel 151 registers a thread (ptxas through
+/// -cl-nv-verbose; 171-185 from radius 9, the output over the planes), so one
+/// work-group of 256 fits a compute unit; at 16 rows, 128 (two fit) and on an
+/// H100 1.16-1.26x as fast at radius 2, 5, 8, 9, 12 and 16.
+constexpr int opencl_tile_rows(int channels) { return channels == 4 ? 16 : tile_rows(channels); }
 /// The portable kernel's tiles (blur_tiles_f32): 64 rows gray, 32 RGBA.
 constexpr int portable_tile_rows(int channels) { return channels == 4 ? 32 : 64; }
 
@@ -65,7 +64,8 @@ constexpr int portable_tile_rows(int channels) { return channels == 4 ? 32 : 64;
 /// such query (NVIDIA's runtime does not report a kernel's registers), so the
 /// number is the one measured fastest: on the H200, 2 groups per compute unit
 /// against 3, 4, 6, 8 and 12, at radius 2, 8 and 16, gray and RGBA (within 2%
-/// of the fastest at each, and the fastest at radius 16).
+/// of the fastest at each, and the fastest at radius 16); with the halves in
+/// registers (gray 79-80 registers to radius 8), 3 against 2 within 1%.
 constexpr int opencl_groups_per_cu = 2;
 /// The same for the portable kernel (blur_tiles_f32), whose groups wait on
 /// their barriers and loads with no tensor-core work to cover them: on the
@@ -87,8 +87,8 @@ struct TileWalk {
   std::int32_t step_x, step_y;    ///< G % tiles_x, G / tiles_x
 };
 
-inline TileWalk tile_walk(int width, int height, int rows_per_tile, int blocks) {
-  const int tiles_x = (width + kTileWidth - 1) / kTileWidth;
+inline TileWalk tile_walk(int width, int height, int columns_per_tile, int rows_per_tile, int blocks) {
+  const int tiles_x = (width + columns_per_tile - 1) / columns_per_tile;
   return {tiles_x, (height + rows_per_tile - 1) / rows_per_tile, blocks % tiles_x, blocks / tiles_x};
 }
 

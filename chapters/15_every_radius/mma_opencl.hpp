@@ -42,11 +42,12 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
   const gauss::ImageGeometry g = p.image;
   const bool floats = kernel == OpenClKernel::Float;
   cl::Kernel k;
-  int rows = floats ? portable_tile_rows(g.channels) : opencl_tile_rows(g.channels, p.blur.radius);
+  const int tile_width = floats ? kPortableTileWidth : kTileWidth;
+  int rows = floats ? portable_tile_rows(g.channels) : opencl_tile_rows(g.channels);
   for (;; rows = rows > 32 ? 32 : rows / 2) {  // multiples of 16
     const std::string options = "-D RADIUS=" + std::to_string(p.blur.radius) +
                                 " -D CHANNELS=" + std::to_string(g.channels) + " -D TH=" + std::to_string(rows) +
-                                " -D TW=" + std::to_string(kTileWidth) + " -D WARPS=" + std::to_string(kWarps) +
+                                " -D TW=" + std::to_string(tile_width) + " -D WARPS=" + std::to_string(kWarps) +
                                 // No -cl-nv-maxrregcount: with the group's size fixed in the kernel
                                 // (reqd_work_group_size), NVIDIA's compiler ignores that cap (README, Why).
                                 (kernel == OpenClKernel::TensorCores ? " -D NV_PTX" : "") +
@@ -60,13 +61,13 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
                               cl.info.name + " gives a work-group " + std::to_string(cl.info.local_memory));
     }
   }
-  const int tiles = ((g.width + kTileWidth - 1) / kTileWidth) * ((g.height + rows - 1) / rows);
+  const int tiles = ((g.width + tile_width - 1) / tile_width) * ((g.height + rows - 1) / rows);
   const int per_cu = floats ? opencl_portable_groups_per_cu : opencl_groups_per_cu;
   const int groups = std::min(tiles, std::max(cl.info.compute_units, 1) * per_cu);
   const cl::NDRange local(32, kWarps);
   const cl::NDRange global(32 * static_cast<std::size_t>(groups), kWarps);
   const Weights weights = quantise(p.blur);
-  const TileWalk walk = tile_walk(g.width, g.height, rows, groups);
+  const TileWalk walk = tile_walk(g.width, g.height, tile_width, rows, groups);
   return [&cl, k, global, local, g, floats, weights, walk, taps = p.taps](const cl::Buffer& in,
                                                                           const cl::Buffer& out) mutable {
     if (floats)
