@@ -62,11 +62,15 @@ constexpr int portable_tile_rows(int channels) { return channels == 4 ? 32 : 64;
 /// Work-groups per compute unit of OpenCL's persistent grid. CUDA asks the
 /// occupancy API how many blocks fit on an SM (blur_mma.cu); OpenCL has no
 /// such query (NVIDIA's runtime does not report a kernel's registers), so the
-/// number is the one measured fastest: on the H200, 2 groups per compute unit
-/// against 3, 4, 6, 8 and 12, at radius 2, 8 and 16, gray and RGBA (within 2%
-/// of the fastest at each, and the fastest at radius 16); with the halves in
-/// registers (gray 79-80 registers to radius 8), 3 against 2 within 1%.
-constexpr int opencl_groups_per_cu = 2;
+/// number is the one measured fastest on the H200. Gray to radius 8: 3
+/// groups. NVIDIA's compiler gives that kernel 80 registers, or 64 with a
+/// spill at radius 3 and 4, so three groups of 256 fit a compute unit;
+/// against 2 they took 0.048 -> 0.041 ms at radius 3 and 4 (the spill's
+/// waits covered by more warps) and 2-3% at 2; 4 groups, a second wave,
+/// were 14-18% slower than 3 at 2 and 5. Above (128 registers) and RGBA (87-159):
+/// 2, against 3, 4, 6, 8 and 12 at radius 2, 8 and 16 (within 2% of the
+/// fastest at each, and the fastest at 16).
+constexpr int opencl_groups_per_cu(int channels, int radius) { return channels == 1 && radius <= 8 ? 3 : 2; }
 /// The same for the portable kernel (blur_tiles_f32), whose groups wait on
 /// their barriers and loads with no tensor-core work to cover them: on the
 /// H200, 8 groups per compute unit against 2 took 12-17% off at radius 1 and

@@ -30,7 +30,7 @@ enum class OpenClKernel {
   Float,        ///< blur_tiles_f32: the portable kernel, float multiply-adds
 };
 
-/// The OpenCL launch of @p kernel for @p p: opencl_groups_per_cu groups of
+/// The OpenCL launch of @p kernel for @p p: opencl_groups_per_cu() groups of
 /// kWarps warps per compute unit (the portable kernel:
 /// opencl_portable_groups_per_cu), each looping over the tiles, loading each
 /// tile as @p schedule says (the portable kernel: always overlapped). Tiles are
@@ -62,7 +62,7 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
     }
   }
   const int tiles = ((g.width + tile_width - 1) / tile_width) * ((g.height + rows - 1) / rows);
-  const int per_cu = floats ? opencl_portable_groups_per_cu : opencl_groups_per_cu;
+  const int per_cu = floats ? opencl_portable_groups_per_cu : opencl_groups_per_cu(g.channels, p.blur.radius);
   const int groups = std::min(tiles, std::max(cl.info.compute_units, 1) * per_cu);
   const cl::NDRange local(32, kWarps);
   const cl::NDRange global(32 * static_cast<std::size_t>(groups), kWarps);
