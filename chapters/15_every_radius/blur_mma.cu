@@ -270,8 +270,9 @@ __device__ __forceinline__ void stage_alpha(const uint4 (&words)[Fill<R, 4>::kLo
 
 // The blocks an SM is to hold (__launch_bounds__), so that ptxas keeps each
 // thread within 80 registers (gray, RGBA to radius 8) or 128 (RGBA above).
-// Gray at 4 blocks (64 registers) spills 20-44 bytes; RGBA to radius 8 at 2
-// blocks (no spill) was 1.0-1.16x slower than at 3 (H100 and H200).
+// Gray at 4 blocks (64 registers) spills 16-56 bytes and was 1.04-1.22x
+// slower than at 3 at radius 1-8 (H200); RGBA to radius 8 at 2 blocks (no
+// spill) was 1.0-1.16x slower than at 3 (H100 and H200).
 constexpr int min_blocks_per_sm(int radius, int channels) { return channels == 1 ? 3 : radius <= 8 ? 3 : 2; }
 
 // Overlap false: the same kernel, each tile's loads waited for before its

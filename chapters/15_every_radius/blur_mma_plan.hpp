@@ -53,8 +53,8 @@ constexpr int kPortableTileWidth = 64;
 /// The same in OpenCL on NVIDIA, where RGBA tiles are 16 rows: its compiler
 /// gives the 32-row RGBA kernel 151 registers a thread (ptxas through
 /// -cl-nv-verbose; 171-185 from radius 9, the output over the planes), so one
-/// work-group of 256 fits a compute unit; at 16 rows, 128 (two fit) and on an
-/// H100 1.16-1.26x as fast at radius 2, 5, 8, 9, 12 and 16.
+/// work-group of 256 fits a compute unit; at 16 rows, 87-128 (two fit) and on
+/// an H100 1.16-1.26x as fast at radius 2, 5, 8, 9, 12 and 16.
 constexpr int opencl_tile_rows(int channels) { return channels == 4 ? 16 : tile_rows(channels); }
 /// The portable kernel's tiles (blur_tiles_f32): 64 rows gray, 32 RGBA.
 constexpr int portable_tile_rows(int channels) { return channels == 4 ? 32 : 64; }
