@@ -623,6 +623,7 @@ typedef struct {
 } FloatTaps;
 
 #define VROWS (TH / 16) /* output rows per item in the vertical pass: 16 items a row of 64 */
+#define H_ROW_STEP (THREADS / (TW / 4)) /* rows between an item's rows in the horizontal pass */
 /* The horizontal window: output columns c .. c+3 need plane columns OFFSET + c
  * .. OFFSET + c + 3 + 2R; read as the 32-bit words that hold them. */
 #define LEAD (OFFSET % 4)                     /* bytes of the first word before the window */
@@ -647,6 +648,9 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_tiles_f32
     if (ty < walk.tiles_y) {
         load_tile(in, width, height, pitch, tx * TW, ty * TH, words);
     }
+    /* The horizontal pass's item: 4 columns (h_quad) of rows h_row, h_row + 16, ... */
+    const int h_quad = item % (TW / 4);
+    const int h_row = item / (TW / 4);
     /* The vertical pass's item: 4 columns (a float4) of VROWS output rows. */
     const int v_group = item / (TW / 4);
     const int v_col = item - v_group * (TW / 4);
@@ -671,11 +675,11 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_tiles_f32
         for (int plane = 0; plane < PLANES; ++plane) {
             __local const uchar* raw_plane = smem + plane * RAW_ROWS * RAW_STRIDE;
             /* Horizontal: 4 neighbouring columns of one row per item, from a window of
-             * 4 + 2R bytes read as words and converted once. */
-            for (int e = item; e < (TH + 2 * RADIUS) * (TW / 4); e += THREADS) {
-                const int r = e / (TW / 4);
-                const int c = (e - r * (TW / 4)) * 4;
-                __local const uint* at = (__local const uint*)(raw_plane + r * RAW_STRIDE + OFFSET - LEAD + c);
+             * 4 + 2R bytes read as words and converted once. An item keeps its 4
+             * columns and steps down the rows, so its addresses only add. */
+            for (int r = h_row; r < TH + 2 * RADIUS; r += H_ROW_STEP) {
+                __local const uint* at =
+                    (__local const uint*)(raw_plane + r * RAW_STRIDE + OFFSET - LEAD + 4 * h_quad);
                 float x[4 * WINDOW_WORDS];
 #pragma unroll
                 for (int i = 0; i < WINDOW_WORDS; ++i) {
@@ -691,7 +695,7 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_tiles_f32
                     s = fma((float4)(taps.w[k]), (float4)(x[LEAD + k], x[LEAD + k + 1], x[LEAD + k + 2], x[LEAD + k + 3]),
                             s);
                 }
-                hsum[e] = s;
+                hsum[r * (TW / 4) + h_quad] = s;
             }
             barrier(CLK_LOCAL_MEM_FENCE);
             /* Vertical: VROWS output rows of 4 columns per item; each row of sums read
