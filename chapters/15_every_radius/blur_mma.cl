@@ -648,9 +648,11 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_tiles_f32
     if (ty < walk.tiles_y) {
         load_tile(in, width, height, pitch, tx * TW, ty * TH, words);
     }
-    /* The horizontal pass's item: 4 columns (h_quad) of rows h_row, h_row + 16, ... */
-    const int h_quad = item % (TW / 4);
+    /* The horizontal pass's item: 4 columns (h_quad) of rows h_row, h_row + 16, ...
+     * (the remainder by subtraction: LLVM rewrites a signed / and % pair with a
+     * "freeze", which Oclgrind cannot run). */
     const int h_row = item / (TW / 4);
+    const int h_quad = item - h_row * (TW / 4);
     /* The vertical pass's item: 4 columns (a float4) of VROWS output rows. */
     const int v_group = item / (TW / 4);
     const int v_col = item - v_group * (TW / 4);
