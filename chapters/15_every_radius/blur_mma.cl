@@ -648,15 +648,14 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_tiles_f32
     if (ty < walk.tiles_y) {
         load_tile(in, width, height, pitch, tx * TW, ty * TH, words);
     }
-    /* The horizontal pass's item: 4 columns (h_quad) of rows h_row, h_row + 16, ...
-     * (the remainder by subtraction: LLVM rewrites a signed / and % pair with a
-     * "freeze", which Oclgrind cannot run). */
-    const int h_row = item / (TW / 4);
-    const int h_quad = item - h_row * (TW / 4);
-    /* The vertical pass's item: 4 columns (a float4) of VROWS output rows. */
-    const int v_group = item / (TW / 4);
-    const int v_col = item - v_group * (TW / 4);
-    const int v_row = v_group * VROWS;
+    /* Each item's 4 columns (quad, a float4 of sums) and its row among the 16
+     * the group's items cover: the horizontal pass takes rows quad_row,
+     * quad_row + 16, ...; the vertical pass VROWS output rows from v_row. (The
+     * remainder by subtraction: LLVM rewrites a signed / and % pair with a
+     * "freeze", which Oclgrind cannot run.) */
+    const int quad_row = item / (TW / 4);
+    const int quad = item - quad_row * (TW / 4);
+    const int v_row = quad_row * VROWS;
     for (; ty < walk.tiles_y; next_tile(&walk, &tx, &ty)) {
         const int x0 = tx * TW;
         const int y0 = ty * TH;
@@ -679,9 +678,9 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_tiles_f32
             /* Horizontal: 4 neighbouring columns of one row per item, from a window of
              * 4 + 2R bytes read as words and converted once. An item keeps its 4
              * columns and steps down the rows, so its addresses only add. */
-            for (int r = h_row; r < TH + 2 * RADIUS; r += H_ROW_STEP) {
+            for (int r = quad_row; r < TH + 2 * RADIUS; r += H_ROW_STEP) {
                 __local const uint* at =
-                    (__local const uint*)(raw_plane + r * RAW_STRIDE + OFFSET - LEAD + 4 * h_quad);
+                    (__local const uint*)(raw_plane + r * RAW_STRIDE + OFFSET - LEAD + 4 * quad);
                 float x[4 * WINDOW_WORDS];
 #pragma unroll
                 for (int i = 0; i < WINDOW_WORDS; ++i) {
@@ -697,7 +696,7 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_tiles_f32
                     s = fma((float4)(taps.w[k]), (float4)(x[LEAD + k], x[LEAD + k + 1], x[LEAD + k + 2], x[LEAD + k + 3]),
                             s);
                 }
-                hsum[r * (TW / 4) + h_quad] = s;
+                hsum[r * (TW / 4) + quad] = s;
             }
             barrier(CLK_LOCAL_MEM_FENCE);
             /* Vertical: VROWS output rows of 4 columns per item; each row of sums read
@@ -709,7 +708,7 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_tiles_f32
             }
 #pragma unroll
             for (int j = 0; j < VROWS - 1 + TAPS; ++j) {
-                const float4 row = hsum[(v_row + j) * (TW / 4) + v_col];
+                const float4 row = hsum[(v_row + j) * (TW / 4) + quad];
 #pragma unroll
                 for (int i = 0; i < VROWS; ++i) {
                     if (j - i >= 0 && j - i < TAPS) {
@@ -732,14 +731,14 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_tiles_f32
         for (int i = 0; i < VROWS; ++i) {
             const int r = v_row + i;
 #if CHANNELS == 4
-            const uint alpha = alpha_words[(r * TW + 4 * v_col) / 4];
-            __local uint* pixels = (__local uint*)(out_tile + r * OUT_STRIDE + 16 * v_col);
+            const uint alpha = alpha_words[(r * TW + 4 * quad) / 4];
+            __local uint* pixels = (__local uint*)(out_tile + r * OUT_STRIDE + 16 * quad);
 #pragma unroll
             for (int q = 0; q < 4; ++q) {
                 pixels[q] = packed[i][q] | byte_of(alpha, q) << 24;
             }
 #else
-            *(__local uint*)(out_tile + r * OUT_STRIDE + 4 * v_col) =
+            *(__local uint*)(out_tile + r * OUT_STRIDE + 4 * quad) =
                 packed[i][0] | packed[i][1] << 8 | packed[i][2] << 16 | packed[i][3] << 24;
 #endif
         }
