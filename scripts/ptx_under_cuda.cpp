@@ -12,9 +12,9 @@
 // the OpenCL kernel's 4 launches of a round come first, with repeat 1).
 //
 // On a machine with an NVIDIA GPU, from the repository root:
-//   GAUSS_DUMP_CL_BINARIES=/tmp/ptx build/bin/15_every_radius --api opencl --variant main --radius 2
+//   mkdir -p ptx && GAUSS_DUMP_CL_BINARIES=ptx build/bin/15_every_radius --api opencl --variant main --radius 2
 //   cuobjdump -xelf all build/chapters/15_every_radius/CMakeFiles/15_every_radius_kernels.dir/blur_mma.cu.o
-//   build/tools/ptx_under_cuda /tmp/ptx/blur_mma.<options>.bin blur_mma.sm_90.cubin 2 3
+//   build/tools/ptx_under_cuda ptx/blur_mma.<options>.bin blur_mma.sm_90.cubin 2 3
 // Arguments: the OpenCL PTX, the CUDA cubin, the radius (gray, the tiles
 // blur_mma_plan.hpp gives: 128 x 64), work-groups a compute unit (3 as
 // opencl_groups_per_cu gives to radius 8), and timed runs (default 20).
@@ -36,6 +36,9 @@
 
 #include "blur_mma_plan.hpp"
 #include "gauss/blur.hpp"
+#include "gauss/cuda.hpp"
+#include "gauss/error.hpp"
+#include "gauss/timing.hpp"
 
 namespace {
 
@@ -44,27 +47,18 @@ constexpr int kHeight = 4480;
 constexpr int kPairs = 5;  // input/output pairs, rotated: 300 MB, far beyond the L2
 constexpr int kWarmup = 3;
 
-// Every driver and runtime call is checked; a failure ends the program with
-// one line naming the call.
-[[noreturn]] void fail(const std::string& what) {
-  std::fprintf(stderr, "ptx_under_cuda: %s\n", what.c_str());
-  std::exit(1);
-}
-void check(CUresult result, const char* call) {
+// Runtime calls are checked by GAUSS_CUDA_CHECK (gauss/cuda.hpp), driver
+// calls the same way here; main() prints a failure on one line.
+void check_driver(CUresult result, const char* call) {
   if (result == CUDA_SUCCESS) return;
   const char* text = nullptr;
   cuGetErrorString(result, &text);
-  fail(std::string(call) + ": " + (text ? text : "unknown error"));
+  throw gauss::ApiError(std::string(call) + ": " + (text ? text : "unknown error"));
 }
-void check(cudaError_t result, const char* call) {
-  if (result != cudaSuccess) fail(std::string(call) + ": " + cudaGetErrorString(result));
-}
-#define CHECK(call) check((call), #call)
+#define CU_CHECK(call) check_driver((call), #call)
 
 [[noreturn]] void usage(const std::string& problem) {
-  std::fprintf(stderr, "ptx_under_cuda: %s (usage: ptx_under_cuda opencl.ptx cuda.cubin radius groups_per_cu [runs])\n",
-               problem.c_str());
-  std::exit(2);
+  throw gauss::InputError(problem + " (usage: ptx_under_cuda opencl.ptx cuda.cubin radius groups_per_cu [runs])");
 }
 
 int positive(const char* text, const char* what, int most) {
@@ -91,13 +85,13 @@ std::string read_ptx(const char* path) {
 // anonymous namespace, so it is found by its template arguments).
 CUfunction find_cuda_kernel(CUmodule module, int radius) {
   unsigned count = 0;
-  CHECK(cuModuleGetFunctionCount(&count, module));
+  CU_CHECK(cuModuleGetFunctionCount(&count, module));
   std::vector<CUfunction> functions(count);
-  CHECK(cuModuleEnumerateFunctions(functions.data(), count, module));
+  CU_CHECK(cuModuleEnumerateFunctions(functions.data(), count, module));
   const std::string wanted = "blur_mmaILi" + std::to_string(radius) + "ELi1ELb1EE";
   for (CUfunction function : functions) {
     const char* name = nullptr;
-    CHECK(cuFuncGetName(&name, function));
+    CU_CHECK(cuFuncGetName(&name, function));
     if (std::string(name).find(wanted) != std::string::npos) return function;
   }
   usage("the cubin holds no " + wanted + " (chapter 15's gray kernel, overlapped)");
@@ -109,40 +103,33 @@ struct Launch {
   mma::TileWalk walk;
 };
 
-float median_ms(std::vector<float> times) {
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   if (argc < 5 || argc > 6) usage("four or five arguments");
   const std::string ptx = read_ptx(argv[1]);
   const int radius = positive(argv[3], "the radius", 16);
   const int groups_per_cu = positive(argv[4], "work-groups a compute unit", 32);
   const int runs = argc > 5 ? positive(argv[5], "the timed runs", 1000) : 20;
 
-  CHECK(cudaFree(nullptr));  // the runtime's context, which the driver calls share
+  GAUSS_CUDA_CHECK(cudaFree(nullptr));  // the runtime's context, which the driver calls share
   int sms = 0;
-  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  GAUSS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
 
   CUmodule opencl_module, cuda_module;
-  CHECK(cuModuleLoadData(&opencl_module, ptx.c_str()));
-  CHECK(cuModuleLoad(&cuda_module, argv[2]));
+  CU_CHECK(cuModuleLoadData(&opencl_module, ptx.c_str()));
+  CU_CHECK(cuModuleLoad(&cuda_module, argv[2]));
   Launch opencl{}, cuda{};
-  CHECK(cuModuleGetFunction(&opencl.function, opencl_module, "blur_mma"));
+  CU_CHECK(cuModuleGetFunction(&opencl.function, opencl_module, "blur_mma"));
   cuda.function = find_cuda_kernel(cuda_module, radius);
   int cuda_per_sm = 0;
-  CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&cuda_per_sm, cuda.function, 256, 0));
+  CU_CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&cuda_per_sm, cuda.function, 256, 0));
   opencl.blocks = sms * groups_per_cu;
   cuda.blocks = sms * cuda_per_sm;  // as launch_tiles does
   for (Launch* l : {&opencl, &cuda})
     l->walk = mma::tile_walk(kWidth, kHeight, mma::kTileWidth, mma::tile_rows(1), l->blocks);
   for (const auto& [name, l] : {std::pair{"OpenCL's PTX", &opencl}, std::pair{"CUDA's kernel", &cuda}}) {
     int registers = 0, fit = 0;
-    CHECK(cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, l->function));
-    CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&fit, l->function, 256, 0));
+    CU_CHECK(cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, l->function));
+    CU_CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&fit, l->function, 256, 0));
     std::printf("%s: %d registers, %d blocks fit an SM, %d launched (%d SMs)\n", name, registers, fit, l->blocks, sms);
   }
 
@@ -155,55 +142,66 @@ int main(int argc, char** argv) {
     state = state * 1664525u + 1013904223u;
     image[i] = static_cast<unsigned char>(((i % kWidth) * 7 + (i / kWidth) * 3) / 5 + (state >> 28));
   }
-  // Memory, stream and events from the runtime API (the primary context the
-  // driver calls share), as the chapters' CUDA code has them.
-  unsigned char* in[kPairs];
-  unsigned char* out[kPairs];
+  // Memory, stream and events from gauss/cuda.hpp (the runtime's primary
+  // context, which the driver calls share), as the chapters have them.
+  std::vector<gauss::CudaBuffer> in, out;
   for (int k = 0; k < kPairs; ++k) {
-    CHECK(cudaMalloc(reinterpret_cast<void**>(&in[k]), bytes));
-    CHECK(cudaMalloc(reinterpret_cast<void**>(&out[k]), bytes));
-    CHECK(cudaMemcpy(in[k], image.data(), bytes, cudaMemcpyHostToDevice));
+    in.emplace_back(bytes).upload(image.data(), bytes);
+    out.emplace_back(bytes);
   }
-  cudaStream_t stream;
-  CHECK(cudaStreamCreate(&stream));
+  const gauss::CudaStream stream;
   auto launch = [&](Launch& l, int pair) {
-    CUdeviceptr from = reinterpret_cast<CUdeviceptr>(in[pair]);
-    CUdeviceptr to = reinterpret_cast<CUdeviceptr>(out[pair]);
+    CUdeviceptr from = reinterpret_cast<CUdeviceptr>(in[pair].data());
+    CUdeviceptr to = reinterpret_cast<CUdeviceptr>(out[pair].data());
     int width = kWidth, height = kHeight, pitch = kWidth;
     void* params[] = {&from, &to, &width, &height, &pitch, &weights, &l.walk};
-    CHECK(cuLaunchKernel(l.function, l.blocks, 1, 1, 32, mma::kWarps, 1, 0, stream, params, nullptr));
+    CU_CHECK(cuLaunchKernel(l.function, l.blocks, 1, 1, 32, mma::kWarps, 1, 0, stream.get(), params, nullptr));
   };
 
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
+  // Each timed run is waited for before the next starts (unlike
+  // gauss::time_cuda, which waits once at the end: the numbers quoted in
+  // chapter 15's README were taken this way).
+  gauss::CudaEvent start, stop;
   for (int round = 0; round < 2; ++round)
     for (const auto& [name, l] : {std::pair{"OpenCL's PTX ", &opencl}, std::pair{"CUDA's kernel", &cuda}}) {
       for (int i = 0; i < kWarmup; ++i) launch(*l, i % kPairs);
-      std::vector<float> times;
+      std::vector<double> samples;
       for (int i = 0; i < runs; ++i) {
-        CHECK(cudaEventRecord(start, stream));
+        start.record(stream.get());
         launch(*l, i % kPairs);
-        CHECK(cudaEventRecord(stop, stream));
-        CHECK(cudaEventSynchronize(stop));
-        float ms = 0;
-        CHECK(cudaEventElapsedTime(&ms, start, stop));
-        times.push_back(ms);
+        stop.record(stream.get());
+        GAUSS_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+        samples.push_back(gauss::elapsed_ms(start, stop));
       }
-      std::printf("round %d, %s: median %.4f ms of %d runs (min %.4f)\n", round + 1, name, median_ms(times), runs,
-                  *std::min_element(times.begin(), times.end()));
+      const gauss::TimingStats stats = gauss::summarize(std::move(samples));
+      std::printf("round %d, %s: median %.4f ms of %d runs (min %.4f)\n", round + 1, name, stats.median_ms, runs,
+                  stats.min_ms);
     }
 
   // The two outputs, each into a poisoned buffer, byte for byte.
   std::vector<unsigned char> from_opencl(bytes), from_cuda(bytes);
   for (auto& [l, poison, host] : {std::tuple{&opencl, 0xAB, &from_opencl}, std::tuple{&cuda, 0xCD, &from_cuda}}) {
-    CHECK(cudaMemset(out[0], poison, bytes));
+    GAUSS_CUDA_CHECK(cudaMemset(out[0].data(), poison, bytes));
     launch(*l, 0);
-    CHECK(cudaStreamSynchronize(stream));
-    CHECK(cudaMemcpy(host->data(), out[0], bytes, cudaMemcpyDeviceToHost));
+    GAUSS_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+    out[0].download(host->data(), bytes);
   }
   std::size_t differ = 0;
   for (std::size_t i = 0; i < bytes; ++i) differ += from_opencl[i] != from_cuda[i];
   std::printf("outputs: %zu of %zu bytes differ\n", differ, bytes);
   return differ == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const gauss::InputError& error) {
+    std::fprintf(stderr, "ptx_under_cuda: %s\n", error.what());
+    return gauss::kExitBadInput;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "ptx_under_cuda: %s\n", error.what());
+    return 1;
+  }
 }
