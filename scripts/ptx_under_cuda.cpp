@@ -101,6 +101,7 @@ struct Launch {
   CUfunction function;
   int blocks;
   mma::TileWalk walk;
+  bool weights_by_value;  // CUDA's kernel, and blur_mma.cl before it read them from a __constant buffer
 };
 
 int run(int argc, char** argv) {
@@ -119,6 +120,8 @@ int run(int argc, char** argv) {
   CU_CHECK(cuModuleLoad(&cuda_module, argv[2]));
   Launch opencl{}, cuda{};
   CU_CHECK(cuModuleGetFunction(&opencl.function, opencl_module, "blur_mma"));
+  opencl.weights_by_value = ptx.find("blur_mma_param_5[") != std::string::npos;  // else a pointer
+  cuda.weights_by_value = true;
   cuda.function = find_cuda_kernel(cuda_module, radius);
   int cuda_per_sm = 0;
   CU_CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&cuda_per_sm, cuda.function, 256, 0));
@@ -149,12 +152,16 @@ int run(int argc, char** argv) {
     in.emplace_back(bytes).upload(image.data(), bytes);
     out.emplace_back(bytes);
   }
+  gauss::CudaBuffer weight_buffer(sizeof(weights));
+  weight_buffer.upload(&weights, sizeof(weights));
+  CUdeviceptr weight_pointer = reinterpret_cast<CUdeviceptr>(weight_buffer.data());
   const gauss::CudaStream stream;
   auto launch = [&](Launch& l, int pair) {
     CUdeviceptr from = reinterpret_cast<CUdeviceptr>(in[pair].data());
     CUdeviceptr to = reinterpret_cast<CUdeviceptr>(out[pair].data());
     int width = kWidth, height = kHeight, pitch = kWidth;
-    void* params[] = {&from, &to, &width, &height, &pitch, &weights, &l.walk};
+    void* weights_param = l.weights_by_value ? static_cast<void*>(&weights) : static_cast<void*>(&weight_pointer);
+    void* params[] = {&from, &to, &width, &height, &pitch, weights_param, &l.walk};
     CU_CHECK(cuLaunchKernel(l.function, l.blocks, 1, 1, 32, mma::kWarps, 1, 0, stream.get(), params, nullptr));
   };
 

@@ -291,7 +291,7 @@ inline uint rounded_bits(float v)
  * (output column m of the warp's 16, input column kk of the step's 32; 0
  * outside 0..2R), as the byte `part` (0 low, 1 high) of the 15-bit weights;
  * lane (g, t) holds register reg: m = g + 8 (reg % 2), kk = 16 (reg / 2) + 4t .. +3. */
-inline uint band_u8(const MmaWeights* w, int ks, int part, int reg, int g, int t)
+inline uint band_u8(__constant const MmaWeights* w, int ks, int part, int reg, int g, int t)
 {
     const int m = g + 8 * (reg % 2);
     uint word = 0;
@@ -305,7 +305,7 @@ inline uint band_u8(const MmaWeights* w, int ks, int part, int reg, int g, int t
 /* The vertical band, the A operand too: A[m][kk] = v[16 ks + kk - m]; lane (g, t) holds (row g,
  * kk 2t, 2t+1) in register 0, (row g+8, ...) in 1, (row g, kk 2t+8, +9) in 2,
  * (row g+8, ...) in 3, half floats. */
-inline uint band_f16(const MmaWeights* w, int ks, int reg, int g, int t)
+inline uint band_f16(__constant const MmaWeights* w, int ks, int reg, int g, int t)
 {
     const int m = g + 8 * (reg % 2);
     uint word = 0;
@@ -445,7 +445,7 @@ UNROLL
 #if TW == 16 * WARPS
 __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_mma(
     __global const uchar* restrict in, __global uchar* restrict out, int width, int height, int pitch,
-    const MmaWeights weights, const TileWalk walk)
+    __constant const MmaWeights* restrict weights, const TileWalk walk)
 {
     __local uint4 smem_words[SMEM_BYTES / 16 + 1];
 #ifndef NV_PTX
@@ -455,7 +455,6 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_mma(
     const int warp = get_local_id(1);
     const int g = lane >> 2;
     const int t = lane & 3;
-    const MmaWeights w = weights;
 
     /* The bands, once per group (the group then loops over tiles): [step][part][register]
      * and [step][register]; the same for every warp, whose inputs all start SHIFT
@@ -468,12 +467,12 @@ UNROLL
         for (int part = 0; part < 2; ++part)
 UNROLL
             for (int reg = 0; reg < 4; ++reg)
-                hband[ks][part][reg] = band_u8(&w, ks, part, reg, g, t);
+                hband[ks][part][reg] = band_u8(weights, ks, part, reg, g, t);
 UNROLL
     for (int ks = 0; ks < KV; ++ks)
 UNROLL
         for (int reg = 0; reg < 4; ++reg)
-            vband[ks][reg] = band_f16(&w, ks, reg, g, t);
+            vband[ks][reg] = band_f16(weights, ks, reg, g, t);
 
 #if !defined(NV_PTX)
     /* Bytes that are read but never written: the planes' rows past LOAD_ROWS

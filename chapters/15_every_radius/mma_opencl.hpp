@@ -66,14 +66,18 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
   const int groups = std::min(tiles, std::max(cl.info.compute_units, 1) * per_cu);
   const cl::NDRange local(32, kWarps);
   const cl::NDRange global(32 * static_cast<std::size_t>(groups), kWarps);
-  const Weights weights = quantise(p.blur);
+  // The tensor-core kernel reads its weights from a __constant buffer: passed
+  // by value, NVIDIA's compiler copies the 264 bytes into each item's local
+  // memory to index them by lane (README, Why).
+  Weights weights = quantise(p.blur);
+  cl::Buffer weight_buffer(cl.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(weights), &weights);
   const TileWalk walk = tile_walk(g.width, g.height, tile_width, rows, groups);
-  return [&cl, k, global, local, g, floats, weights, walk, taps = p.taps](const cl::Buffer& in,
-                                                                          const cl::Buffer& out) mutable {
+  return [&cl, k, global, local, g, floats, weight_buffer, walk, taps = p.taps](const cl::Buffer& in,
+                                                                                const cl::Buffer& out) mutable {
     if (floats)
       gauss::sections::set_args(k, in, out, g.width, g.height, g.pitch, taps, walk);
     else
-      gauss::sections::set_args(k, in, out, g.width, g.height, g.pitch, weights, walk);
+      gauss::sections::set_args(k, in, out, g.width, g.height, g.pitch, weight_buffer, walk);
     cl::Event done;
     cl.queue.enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, &done);
     return std::vector<cl::Event>{done};
