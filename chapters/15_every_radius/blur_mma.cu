@@ -289,19 +289,29 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
   const int t = lane % 4;
 
   // The bands, once per block (the block then loops over tiles); the same for
-  // every warp, whose inputs all start kShift past a 4-byte boundary.
+  // every warp, whose inputs all start kShift past a 4-byte boundary. Each
+  // lane reads the weights at indices of its own: from the parameter, that is
+  // one LDC per distinct index, one after another, and the block waits on them
+  // before its first tile; so the weights go to shared memory first, one word
+  // a thread (where the planes go later), and the lanes read them there.
+  static_assert(sizeof(Weights) % 4 == 0 && sizeof(Weights) / 4 <= kThreads, "one word of the weights a thread");
+  const auto* staged = reinterpret_cast<const Weights*>(smem);
+  if (const int word = warp * 32 + lane; word < static_cast<int>(sizeof(Weights) / 4))
+    reinterpret_cast<std::uint32_t*>(smem)[word] = reinterpret_cast<const std::uint32_t*>(&weights)[word];
+  __syncthreads();
   std::uint32_t hband[T::kKH][2][4];  // [step][part: low, high][register]
 #pragma unroll
   for (int ks = 0; ks < T::kKH; ++ks)
 #pragma unroll
     for (int part = 0; part < 2; ++part)
 #pragma unroll
-      for (int reg = 0; reg < 4; ++reg) hband[ks][part][reg] = band_u8<R>(weights, T::kShift, ks, part, reg, g, t);
+      for (int reg = 0; reg < 4; ++reg) hband[ks][part][reg] = band_u8<R>(*staged, T::kShift, ks, part, reg, g, t);
   std::uint32_t vband[T::kKV][4];
 #pragma unroll
   for (int ks = 0; ks < T::kKV; ++ks)
 #pragma unroll
-    for (int reg = 0; reg < 4; ++reg) vband[ks][reg] = band_f16<R>(weights, ks, reg, g, t);
+    for (int reg = 0; reg < 4; ++reg) vband[ks][reg] = band_f16<R>(*staged, ks, reg, g, t);
+  __syncthreads();  // every lane has its bands before the planes are written over the weights
 
   // The planes' rows past those read (the last 8-row group reaches beyond
   // TH + 2R): zeros, once; the fill never writes them (the output staged over
