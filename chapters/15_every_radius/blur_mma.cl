@@ -442,6 +442,9 @@ UNROLL
 }
 
 /* ---- The kernel ---------------------------------------------------------------------- */
+/* The weights come from a __constant buffer: each lane indexes them by its
+ * place in the fragment, and an argument passed by value is copied into each
+ * item's private (local) memory to be indexed (README, Why). */
 #if TW == 16 * WARPS
 __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_mma(
     __global const uchar* restrict in, __global uchar* restrict out, int width, int height, int pitch,

@@ -63,10 +63,10 @@ constexpr int portable_tile_rows(int channels) { return channels == 4 ? 32 : 64;
 /// occupancy API how many blocks fit on an SM (blur_mma.cu); OpenCL has no
 /// such query (NVIDIA's runtime does not report a kernel's registers), so the
 /// number is the one measured fastest on the H200. Gray to radius 8: 3
-/// groups. NVIDIA's compiler gives that kernel 80 registers, or 64 with a
-/// spill at radius 3 and 4, so three groups of 256 fit a compute unit;
-/// against 2 they took 0.048 -> 0.041 ms at radius 3 and 4 (the spill's
-/// waits covered by more warps) and 2-3% at 2; 4 groups, a second wave,
+/// groups. NVIDIA's compiler gave that kernel 80 registers, or 64 with a
+/// spill at radius 3 and 4 (dd06bc7), so three groups of 256 fit a compute
+/// unit; against 2 they took 0.048 -> 0.041 ms at radius 3 and 4 (the
+/// spill's waits covered by more warps) and 2-3% at 2; 4 groups, a second wave,
 /// were 14-18% slower than 3 at 2 and 5. Above (128 registers) and RGBA (87-159):
 /// 2, against 3, 4, 6, 8 and 12 at radius 2, 8 and 16 (within 2% of the
 /// fastest at each, and the fastest at 16).
