@@ -68,9 +68,13 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
   const cl::NDRange global(32 * static_cast<std::size_t>(groups), kWarps);
   // The tensor-core kernel reads its weights from a __constant buffer: passed
   // by value, NVIDIA's compiler copies the 264 bytes into each item's local
-  // memory to index them by lane (README, Why).
-  Weights weights = quantise(p.blur);
-  cl::Buffer weight_buffer(cl.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(weights), &weights);
+  // memory to index them by lane (README, Why). The portable kernel takes its
+  // float taps by value (it reads them at fixed indices): no buffer.
+  cl::Buffer weight_buffer;
+  if (!floats) {
+    Weights weights = quantise(p.blur);
+    weight_buffer = cl::Buffer(cl.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(weights), &weights);
+  }
   const TileWalk walk = tile_walk(g.width, g.height, tile_width, rows, groups);
   return [&cl, k, global, local, g, floats, weight_buffer, walk, taps = p.taps](const cl::Buffer& in,
                                                                                 const cl::Buffer& out) mutable {
