@@ -30,6 +30,39 @@ enum class OpenClKernel {
   Float,        ///< blur_tiles_f32: the portable kernel, float multiply-adds
 };
 
+/// OpenCL C has no `__launch_bounds__`: NVIDIA's compiler chooses each item's
+/// registers by its own rule, and at some radii it spills a few bytes to reach
+/// an occupancy the launch never asks for (H200, driver 580: gray at radius 1, 2
+/// and 4, 64 registers, the budget of four work-groups of 256 a compute unit,
+/// where the launch runs three; README, Why). PTX has the directive that CUDA's
+/// `__launch_bounds__(256, N)` writes, `.minnctapersm N`, and NVIDIA's runtime
+/// builds PTX given as a program's binary: this rebuilds @p kernel's PTX with
+/// the launch's work-groups a compute unit there (after its `.reqntid`, which
+/// the kernel's reqd_work_group_size gives it).
+inline cl::Kernel with_groups_per_cu(gauss::OpenClSession& cl, const cl::Kernel& kernel, const char* name,
+                                     int groups_per_cu) {
+  const auto program = kernel.getInfo<CL_KERNEL_PROGRAM>();
+  const std::vector<std::vector<unsigned char>> binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+  if (binaries.size() != 1) throw gauss::ApiError("15_every_radius: expected one PTX program for the one device");
+  std::string ptx(binaries.front().begin(), binaries.front().end());
+  while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+  const std::size_t directive = ptx.find(".reqntid");
+  const std::size_t line_end = directive == std::string::npos ? directive : ptx.find('\n', directive);
+  if (line_end == std::string::npos) throw gauss::ApiError("15_every_radius: the kernel's PTX has no .reqntid line");
+  ptx.insert(line_end + 1, ".minnctapersm " + std::to_string(groups_per_cu) + "\n");
+  std::vector<unsigned char> patched(ptx.begin(), ptx.end());
+  patched.push_back('\0');
+  cl::Program rebuilt(cl.context, std::vector<cl::Device>{cl.info.device}, cl::Program::Binaries{patched});
+  try {
+    rebuilt.build(std::vector<cl::Device>{cl.info.device});
+  } catch (const cl::Error& error) {
+    throw gauss::ApiError("15_every_radius: building the PTX with .minnctapersm " + std::to_string(groups_per_cu) +
+                          " failed: " + gauss::describe(error) + "\n" +
+                          rebuilt.getBuildInfo<CL_PROGRAM_BUILD_LOG>(cl.info.device));
+  }
+  return cl::Kernel(rebuilt, name);
+}
+
 /// The OpenCL launch of @p kernel for @p p: opencl_groups_per_cu() groups of
 /// kWarps warps per compute unit (the portable kernel:
 /// opencl_portable_groups_per_cu), each looping over the tiles, loading each
@@ -64,6 +97,12 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
   const int tiles = ((g.width + tile_width - 1) / tile_width) * ((g.height + rows - 1) / rows);
   const int per_cu = floats ? opencl_portable_groups_per_cu : opencl_groups_per_cu(g.channels, p.blur.radius);
   const int groups = std::min(tiles, std::max(cl.info.compute_units, 1) * per_cu);
+  // Private memory is where the compiler spilled: there, tell it the launch's
+  // work-groups. Only there: with the directive ptxas spills 16-24 bytes at 80
+  // registers where its own rule had given 80 with none (gray radius 3 and
+  // 5-8), 1.03-1.11x slower on the H200.
+  if (kernel == OpenClKernel::TensorCores && k.getWorkGroupInfo<CL_KERNEL_PRIVATE_MEM_SIZE>(cl.info.device) > 0)
+    k = with_groups_per_cu(cl, k, "blur_mma", per_cu);
   const cl::NDRange local(32, kWarps);
   const cl::NDRange global(32 * static_cast<std::size_t>(groups), kWarps);
   // The tensor-core kernel reads its weights from a __constant buffer: passed
