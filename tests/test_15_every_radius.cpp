@@ -3,8 +3,9 @@
 // its emulation (section mma_check: gray and RGBA at radius 3 and 13 on an
 // image whose rows are unaligned and whose tiles are cut on both sides; on a
 // GPU, every radius 1-16), the portable kernel on the goldens (radius 1, 2, 5,
-// 9 and 16) and on awkward sizes at several radii, and the error bound
-// against its hand-checked terms.
+// 9 and 16) and on awkward sizes at several radii, the error bound against
+// its hand-checked terms, and the edit that writes a launch bound into the
+// OpenCL kernel's PTX.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -13,6 +14,7 @@
 #include "blur_mma_plan.hpp"
 #include "chapter_checks.hpp"
 #include "gauss/chapter.hpp"
+#include "gauss/error.hpp"
 #include "mma_opencl.hpp"
 #include "support.hpp"
 
@@ -129,4 +131,20 @@ TEST_CASE("15_every_radius: the error bound", "[ch15]") {
   CHECK(mma::half_value(0x3671u) == Approx(0.402588).epsilon(1e-6));
   CHECK(mma::half_bits_rounded(std::ldexp(1.0, -24)) == 1u);
   CHECK(mma::half_bits_rounded(1.0) == 0x3C00u);
+}
+
+// On NVIDIA's platform the OpenCL set-up may rebuild the kernel's PTX with a
+// launch bound (mma::with_groups_per_cu); the text edit is checked here, on
+// PTX shaped as NVIDIA's compiler writes it (the entry's directives on their
+// own lines after its parameters; the binary ends in a NUL).
+TEST_CASE("15_every_radius: the PTX launch bound goes after .reqntid", "[ch15]") {
+  const std::string entry = ".entry blur_mma(\n\t.param .u64 in\n)\n.reqntid 32, 8, 1\n{\n\tret;\n}\n";
+  const std::string prologue = ".version 9.0\n.target sm_90, texmode_independent\n";
+  const std::string edited = mma::with_min_groups_directive(prologue + entry + std::string(1, '\0'), 3);
+  CHECK(edited ==
+        prologue + ".entry blur_mma(\n\t.param .u64 in\n)\n.reqntid 32, 8, 1\n.minnctapersm 3\n{\n\tret;\n}\n");
+  CHECK(mma::with_min_groups_directive(".reqntid 32, 8, 1\n", 2) == ".reqntid 32, 8, 1\n.minnctapersm 2\n");
+  // No .reqntid (the kernel lost its reqd_work_group_size), or no line after it: refused, not guessed.
+  CHECK_THROWS_AS(mma::with_min_groups_directive(prologue + ".entry blur_mma()\n{\n}\n", 3), gauss::ApiError);
+  CHECK_THROWS_AS(mma::with_min_groups_directive(".reqntid 32, 8, 1", 3), gauss::ApiError);
 }

@@ -30,6 +30,18 @@ enum class OpenClKernel {
   Float,        ///< blur_tiles_f32: the portable kernel, float multiply-adds
 };
 
+/// @p ptx with `.minnctapersm @p groups_per_cu` on the line after its
+/// `.reqntid` (the kernel's one entry). Throws ApiError where there is no
+/// `.reqntid` line: the directive needs it (or `.maxntid`).
+inline std::string with_min_groups_directive(std::string ptx, int groups_per_cu) {
+  while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+  const std::size_t directive = ptx.find(".reqntid");
+  const std::size_t line_end = directive == std::string::npos ? directive : ptx.find('\n', directive);
+  if (line_end == std::string::npos) throw gauss::ApiError("15_every_radius: the kernel's PTX has no .reqntid line");
+  ptx.insert(line_end + 1, ".minnctapersm " + std::to_string(groups_per_cu) + "\n");
+  return ptx;
+}
+
 /// OpenCL C has no `__launch_bounds__`: NVIDIA's compiler chooses each item's
 /// registers by its own rule, and at some radii it spills a few bytes to reach
 /// an occupancy the launch never asks for (H200, driver 580: gray at radius 1, 2
@@ -44,12 +56,8 @@ inline cl::Kernel with_groups_per_cu(gauss::OpenClSession& cl, const cl::Kernel&
   const auto program = kernel.getInfo<CL_KERNEL_PROGRAM>();
   const std::vector<std::vector<unsigned char>> binaries = program.getInfo<CL_PROGRAM_BINARIES>();
   if (binaries.size() != 1) throw gauss::ApiError("15_every_radius: expected one PTX program for the one device");
-  std::string ptx(binaries.front().begin(), binaries.front().end());
-  while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
-  const std::size_t directive = ptx.find(".reqntid");
-  const std::size_t line_end = directive == std::string::npos ? directive : ptx.find('\n', directive);
-  if (line_end == std::string::npos) throw gauss::ApiError("15_every_radius: the kernel's PTX has no .reqntid line");
-  ptx.insert(line_end + 1, ".minnctapersm " + std::to_string(groups_per_cu) + "\n");
+  const std::string ptx =
+      with_min_groups_directive(std::string(binaries.front().begin(), binaries.front().end()), groups_per_cu);
   std::vector<unsigned char> patched(ptx.begin(), ptx.end());
   patched.push_back('\0');
   cl::Program rebuilt(cl.context, std::vector<cl::Device>{cl.info.device}, cl::Program::Binaries{patched});
