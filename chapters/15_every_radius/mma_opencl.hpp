@@ -51,8 +51,7 @@ inline std::string with_min_groups_directive(std::string ptx, int groups_per_cu)
 /// builds PTX given as a program's binary: this rebuilds @p kernel's PTX with
 /// the launch's work-groups a compute unit there (after its `.reqntid`, which
 /// the kernel's reqd_work_group_size gives it).
-inline cl::Kernel with_groups_per_cu(gauss::OpenClSession& cl, const cl::Kernel& kernel, const char* name,
-                                     int groups_per_cu) {
+inline cl::Kernel with_groups_per_cu(gauss::OpenClSession& cl, const cl::Kernel& kernel, int groups_per_cu) {
   const auto program = kernel.getInfo<CL_KERNEL_PROGRAM>();
   const std::vector<std::vector<unsigned char>> binaries = program.getInfo<CL_PROGRAM_BINARIES>();
   if (binaries.size() != 1) throw gauss::ApiError("15_every_radius: expected one PTX program for the one device");
@@ -68,7 +67,7 @@ inline cl::Kernel with_groups_per_cu(gauss::OpenClSession& cl, const cl::Kernel&
                           " failed: " + gauss::describe(error) + "\n" +
                           rebuilt.getBuildInfo<CL_PROGRAM_BUILD_LOG>(cl.info.device));
   }
-  return cl::Kernel(rebuilt, name);
+  return cl::Kernel(rebuilt, kernel.getInfo<CL_KERNEL_FUNCTION_NAME>().c_str());
 }
 
 /// The OpenCL launch of @p kernel for @p p: opencl_groups_per_cu() groups of
@@ -110,7 +109,7 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
   // registers where its own rule had given 80 with none (gray radius 3 and
   // 5-8), 1.03-1.11x slower on the H200.
   if (kernel == OpenClKernel::TensorCores && k.getWorkGroupInfo<CL_KERNEL_PRIVATE_MEM_SIZE>(cl.info.device) > 0)
-    k = with_groups_per_cu(cl, k, "blur_mma", per_cu);
+    k = with_groups_per_cu(cl, k, per_cu);
   const cl::NDRange local(32, kWarps);
   const cl::NDRange global(32 * static_cast<std::size_t>(groups), kWarps);
   // The tensor-core kernel reads its weights from a __constant buffer: passed
