@@ -1,8 +1,8 @@
 // Chapter 15: every radius. The tensor-core kernel's data paths (the planes,
 // the two bands, the fragments of every lane) are checked on the CPU through
 // its emulation (section mma_check: gray and RGBA at radius 3 and 13 on an
-// image whose rows are unaligned and whose tiles are cut on both sides; on a
-// GPU, every radius 1-16), the portable kernel on the goldens (radius 1, 2, 5,
+// image whose rows are unaligned and whose tiles are cut on both sides, at 7
+// on one with tiles wholly inside it; on a GPU, every radius 1-16), the portable kernel on the goldens (radius 1, 2, 5,
 // 9 and 16) and on awkward sizes at several radii, the error bound against
 // its hand-checked terms, and the edit that writes a launch bound into the
 // OpenCL kernel's PTX.
@@ -90,10 +90,19 @@ TEST_CASE("15_every_radius: the tensor-core kernel, radius 3 and 13 (emulated on
   check_mma("opencl", "131x70", {4.0, 13});
 }
 
+// RGBA from radius 7 fills and stores the tiles wholly inside the image by a
+// path of its own (INSIDE_PATH, kInsidePath): 131 x 70 has no such tile; 300 x
+// 50 has (x 128-255, y 16-31 of OpenCL's 16-row tiles).
+TEST_CASE("15_every_radius: the tensor-core kernel on tiles inside the image, radius 7 (emulated on the CPU)",
+          "[ch15][opencl]") {
+  check_mma("opencl", "300x50", {2.5, 7});
+}
+
 TEST_CASE("15_every_radius: the tensor-core kernel at every radius (CUDA)", "[ch15][.][cuda]") {
   for (int radius = 1; radius <= 16; ++radius) {
     check_mma("cuda", "131x70", {radius / 3.0 + 0.3, radius});
     check_mma("cuda", "1000x67", {radius / 3.0 + 0.3, radius});
+    check_mma("cuda", "400x100", {radius / 3.0 + 0.3, radius});  // tiles inside the image (32-row tiles)
   }
 }
 

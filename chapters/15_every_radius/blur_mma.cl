@@ -329,12 +329,36 @@ inline uint band_f16(__constant const MmaWeights* w, int ks, int reg, int g, int
 #define WORDS_PER_ROW (RAW_COLS / WORD_PIXELS)
 #define TILE_WORDS (LOAD_ROWS * WORDS_PER_ROW)
 #define LOADS ((TILE_WORDS + THREADS - 1) / THREADS) /* words an item holds */
+/* blur_mma's RGBA from radius 7 (the tensor-core tiles, TW = 128): tiles wholly
+ * inside the image are filled and stored with no clamps or tests (blur_mma.cu's
+ * kInsidePath). */
+#define INSIDE_PATH (CHANNELS == 4 && RADIUS >= 7 && TW == 16 * WARPS)
+#if INSIDE_PATH && TH * TW * CHANNELS / 16 % THREADS != 0
+#error "the inside path stores as many 16-byte chunks from every item"
+#endif
 
 inline void load_tile(__global const uchar* restrict in, int width, int height, int pitch, int x0, int y0,
                       uint4* words)
 {
     const int item = get_local_id(1) * 32 + get_local_id(0);
     const bool aligned = (pitch & 15) == 0 && ((size_t)in & 15) == 0;
+#if INSIDE_PATH
+    /* The tile and its halo inside the image, rows 16-byte aligned: one address a
+     * word (the whole group takes the same branch). */
+    if (aligned && x0 >= 16 && x0 - 16 + RAW_COLS <= width && y0 >= RADIUS && y0 - RADIUS + LOAD_ROWS <= height) {
+        __global const uchar* corner = in + (y0 - RADIUS) * pitch + (x0 - 16) * CHANNELS;
+UNROLL
+        for (int n = 0; n < LOADS; ++n) {
+            const int e = item + n * THREADS;
+            if (e < TILE_WORDS) {
+                const int r = e / WORDS_PER_ROW;
+                const int c = (e - r * WORDS_PER_ROW) * WORD_PIXELS;
+                words[n] = *(__global const uint4*)(corner + r * pitch + c * CHANNELS);
+            }
+        }
+        return;
+    }
+#endif
 UNROLL
     for (int n = 0; n < LOADS; ++n) {
         const int e = item + n * THREADS;
@@ -419,6 +443,19 @@ inline void store_rows(__global uchar* restrict out, int width, int height, int 
     const int row_bytes = width * CHANNELS;
     const bool aligned = (pitch & 15) == 0 && ((size_t)out & 15) == 0;
     const int chunks_per_row = TW * CHANNELS / 16;
+#if INSIDE_PATH
+    if (aligned && y0 + TH <= height && (x0 + TW) * CHANNELS <= row_bytes) {
+        __global uchar* corner = out + y0 * pitch + x0 * CHANNELS; /* the whole tile inside: no test */
+UNROLL
+        for (int chunk = 0; chunk < TH * TW * CHANNELS / 16 / THREADS; ++chunk) {
+            const int e = item + chunk * THREADS;
+            const int r = e / chunks_per_row;
+            const int c = (e - r * chunks_per_row) * 16;
+            *(__global uint4*)(corner + r * pitch + c) = *(__local const uint4*)(tile + r * stride + c);
+        }
+        return;
+    }
+#endif
 UNROLL
     for (int chunk = 0; chunk < (TH * TW * CHANNELS / 16 + THREADS - 1) / THREADS; ++chunk) {
         const int e = item + chunk * THREADS;
