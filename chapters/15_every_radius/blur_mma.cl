@@ -62,9 +62,10 @@
 #endif
 /* The group's local memory, as byte offsets into one array: the planes, then
  * the staged output. With the tiles opencl_setup asks for (blur_mma_plan.hpp:
- * RGBA 16 rows high) it fits 48 KB at every radius; CUDA's 32-row RGBA tiles
- * stage their output over the planes from radius 9 (blur_mma.cu,
- * Tile::kOutOverRaw), which this kernel never needs. */
+ * RGBA 16 rows high, 32 serial where 48 KB hold them, to radius 12) it fits
+ * 48 KB; CUDA's 32-row RGBA tiles stage their output over the planes from
+ * radius 9 (blur_mma.cu, Tile::kOutOverRaw), which this kernel never needs:
+ * it writes the output pixels' alpha straight into the staged pixels. */
 #define RAW_BYTES (PLANES * RAW_ROWS * RAW_STRIDE)
 #define OUT_OFFSET RAW_BYTES
 #define SMEM_BYTES (OUT_OFFSET + TH * MMA_OUT_STRIDE)

@@ -50,12 +50,6 @@ constexpr int kTileWidth = 128;
 constexpr int tile_rows(int channels) { return channels == 1 ? 64 : 32; }
 /// The portable kernel's tiles are 64 columns wide.
 constexpr int kPortableTileWidth = 64;
-/// The same in OpenCL on NVIDIA, where RGBA tiles are 16 rows: its compiler
-/// gives the 32-row RGBA kernel 151 registers a thread (ptxas through
-/// -cl-nv-verbose; 171-185 from radius 9, the output over the planes), so one
-/// work-group of 256 fits a compute unit; at 16 rows, 87-128 (two fit) and on
-/// an H100 1.16-1.26x as fast at radius 2, 5, 8, 9, 12 and 16.
-constexpr int opencl_tile_rows(int channels) { return channels == 4 ? 16 : tile_rows(channels); }
 /// The portable kernel's tiles (blur_tiles_f32): 64 rows gray, 32 RGBA.
 constexpr int portable_tile_rows(int channels) { return channels == 4 ? 32 : 64; }
 
@@ -111,6 +105,20 @@ enum class Schedule { Overlapped, Serial };
 constexpr Schedule shipped_schedule(bool cuda, int channels, int radius) {
   if (channels != 4) return Schedule::Overlapped;
   return cuda || radius >= 9 ? Schedule::Serial : Schedule::Overlapped;
+}
+
+/// The same in OpenCL on NVIDIA. RGBA overlapped: 16 rows. At 32 NVIDIA's
+/// compiler gives that kernel 151 registers a thread (ptxas through
+/// -cl-nv-verbose), so one work-group of 256 fits a compute unit; at 16 rows,
+/// 87-111 (two fit), 1.16-1.26x as fast on an H100. RGBA serial (from radius
+/// 9): 32 rows, as CUDA's, where 48 KB hold them (to radius 12; opencl_setup
+/// falls back to 16 above). ptxas gives that kernel 254-255 registers, so its
+/// PTX is rebuilt with the launch's two groups as its bound (128 registers,
+/// 88-120 bytes spilled): 1.12-1.17x as fast as 16-row tiles at radius 9, 10
+/// and 12 (H200), which compute 40 rows of horizontal sums for 16 output rows
+/// at radius 9, where 32-row tiles compute 56 for 32.
+constexpr int opencl_tile_rows(int channels, Schedule schedule) {
+  return channels == 4 ? (schedule == Schedule::Serial ? 32 : 16) : tile_rows(channels);
 }
 
 /// The weights as the kernels take them (OpenCL's MmaWeights: the layout must match).

@@ -83,7 +83,7 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
   const bool floats = kernel == OpenClKernel::Float;
   cl::Kernel k;
   const int tile_width = floats ? kPortableTileWidth : kTileWidth;
-  int rows = floats ? portable_tile_rows(g.channels) : opencl_tile_rows(g.channels);
+  int rows = floats ? portable_tile_rows(g.channels) : opencl_tile_rows(g.channels, schedule);
   for (;; rows = rows > 32 ? 32 : rows / 2) {  // multiples of 16
     const std::string options = "-D RADIUS=" + std::to_string(p.blur.radius) +
                                 " -D CHANNELS=" + std::to_string(g.channels) + " -D TH=" + std::to_string(rows) +
@@ -105,10 +105,13 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
   const int per_cu = floats ? opencl_portable_groups_per_cu : opencl_groups_per_cu(g.channels, p.blur.radius);
   const int groups = std::min(tiles, std::max(cl.info.compute_units, 1) * per_cu);
   // Private memory is where the compiler spilled: there, tell it the launch's
-  // work-groups. Only there: with the directive ptxas spills 16-24 bytes at 80
-  // registers where its own rule had given 80 with none (gray radius 3 and
-  // 5-8), 1.03-1.11x slower on the H200.
-  if (kernel == OpenClKernel::TensorCores && k.getWorkGroupInfo<CL_KERNEL_PRIVATE_MEM_SIZE>(cl.info.device) > 0)
+  // work-groups. So too the 32-row RGBA tile, which it gives 254-255 registers
+  // (no spill, one group a compute unit: opencl_tile_rows). Only there: with
+  // the directive ptxas spills 16-24 bytes at 80 registers where its own rule
+  // had given 80 with none (gray radius 3 and 5-8), 1.03-1.11x slower on the H200.
+  const bool over_budget = g.channels == 4 && rows == 32;
+  if (kernel == OpenClKernel::TensorCores &&
+      (over_budget || k.getWorkGroupInfo<CL_KERNEL_PRIVATE_MEM_SIZE>(cl.info.device) > 0))
     k = with_groups_per_cu(cl, k, per_cu);
   const cl::NDRange local(32, kWarps);
   const cl::NDRange global(32 * static_cast<std::size_t>(groups), kWarps);
