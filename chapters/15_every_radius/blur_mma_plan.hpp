@@ -61,10 +61,12 @@ constexpr int portable_tile_rows(int channels) { return channels == 4 ? 32 : 64;
 /// spill at radius 3 and 4 (dd06bc7), so three groups of 256 fit a compute
 /// unit; against 2 they took 0.048 -> 0.041 ms at radius 3 and 4 (the
 /// spill's waits covered by more warps) and 2-3% at 2; 4 groups, a second wave,
-/// were 14-18% slower than 3 at 2 and 5. Where the kernel still spills, its
-/// PTX is rebuilt with this number as its launch bound (opencl_setup). Above (128 registers) and RGBA (87-159):
-/// 2, against 3, 4, 6, 8 and 12 at radius 2, 8 and 16 (within 2% of the
-/// fastest at each, and the fastest at 16).
+/// were 14-18% slower than 3 at 2 and 5. Where the kernel still spills, or
+/// (the 32-row RGBA tile) takes more registers than this number of groups
+/// leaves, its PTX is rebuilt with the number as its launch bound
+/// (opencl_setup). Above (128 registers) and RGBA (87-159): 2, against 3,
+/// 4, 6, 8 and 12 at radius 2, 8 and 16 (within 2% of the fastest at each,
+/// and the fastest at 16).
 constexpr int opencl_groups_per_cu(int channels, int radius) { return channels == 1 && radius <= 8 ? 3 : 2; }
 /// The same for the portable kernel (blur_tiles_f32), whose groups wait on
 /// their barriers and loads with no tensor-core work to cover them: on the
