@@ -90,11 +90,12 @@ TEST_CASE("15_every_radius: the tensor-core kernel, radius 3 and 13 (emulated on
   check_mma("opencl", "131x70", {4.0, 13});
 }
 
-// RGBA from radius 7 fills and stores the tiles wholly inside the image by a
-// path of its own (INSIDE_PATH, kInsidePath): 131 x 70 has no such tile; 300 x
-// 50 has (x 128-255, y 16-31 of OpenCL's 16-row tiles).
-TEST_CASE("15_every_radius: the tensor-core kernel on tiles inside the image, radius 7 (emulated on the CPU)",
+// RGBA fills and stores the tiles wholly inside the image by a path of its
+// own (INSIDE_PATH; CUDA's kInsidePath from radius 7): 131 x 70 has no such
+// tile; 300 x 50 has (x 128-255, y 16-31 of OpenCL's 16-row tiles).
+TEST_CASE("15_every_radius: the tensor-core kernel on tiles inside the image, radius 2 and 7 (emulated on the CPU)",
           "[ch15][opencl]") {
+  check_mma("opencl", "300x50", {1.0, 2});
   check_mma("opencl", "300x50", {2.5, 7});
 }
 

@@ -191,7 +191,8 @@ struct Fill {
 // Whether tiles wholly inside the image take a fill and a store with no
 // clamps or tests: RGBA from radius 7. On the H200, same run: 1.03-1.08x
 // faster at 7, 8 and 12-16, within 1.2% at 9-11, 1.02x slower at 5 and 6;
-// gray spilled with it (radius 7 and 8) and was no faster below 5.
+// gray spilled with it (radius 7 and 8) and was no faster below 5. (OpenCL's
+// kernel takes it in RGBA at every radius: INSIDE_PATH in blur_mma.cl.)
 template <int R, int C>
 constexpr bool kInsidePath = C == 4 && R >= 7;
 
