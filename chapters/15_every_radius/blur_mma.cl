@@ -26,7 +26,8 @@
 // end of this file (blur_tiles_f32).
 //
 // -D RADIUS=<1..16> -D CHANNELS=<1|4> -D TH=<output rows per tile>
-// -D TW=<128: blur_mma; 64: blur_tiles_f32> -D WARPS=8 [-D NV_PTX] [-D SERIAL].
+// -D TW=<128: blur_mma; 64: blur_tiles_f32> -D WARPS=8 [-D NV_PTX] [-D SERIAL]
+// [-D SHIFTED_ROWS].
 // Global size (32 x groups, WARPS); each group loops over tiles.
 
 #ifndef RADIUS
@@ -340,6 +341,69 @@ inline uint band_f16(__constant const MmaWeights* w, int ks, int reg, int g, int
 #error "the inside path stores as many 16-byte chunks from every item"
 #endif
 
+/* A word of `row` from image column x on, each pixel clamped to the image: 16
+ * one-byte loads (the image's edges). */
+inline uint4 load_clamped(__global const uchar* row, int x, int width)
+{
+    uint bytes[4] = {0, 0, 0, 0};
+    for (int i = 0; i < 16; ++i) {
+        bytes[i / 4] |= (uint)row[clamp(x + i / CHANNELS, 0, width - 1) * CHANNELS + i % CHANNELS] << (8 * (i % 4));
+    }
+    return (uint4)(bytes[0], bytes[1], bytes[2], bytes[3]);
+}
+
+#ifdef SHIFTED_ROWS
+/* -D SHIFTED_ROWS: the kernel for images whose rows are not all 16-byte aligned
+ * (a gray image of odd width, an RGBA one whose width is not a multiple of 4),
+ * which would take 16 one-byte loads a word and 16 one-byte stores a chunk. A
+ * kernel of its own so that the others stay as they are (in one kernel the
+ * shifted fill cost 1.2-1.3x at some radii on the H200). */
+
+/* The low 32 bits of (hi:lo) >> s, s in 0..31 (a funnel shift; hi's two shifts
+ * keep each below 32). */
+inline uint funnel_right(uint lo, uint hi, uint s)
+{
+    return (lo >> s) | ((hi << (31 - s)) << 1);
+}
+
+/* The 16 bytes at p from the five aligned 4-byte words over them, shifted into
+ * place. It reads up to 4 bytes past the word: the caller checks that they lie
+ * in the buffer. */
+inline uint4 load_shifted(__global const uchar* p)
+{
+    const uint offset = (uint)((size_t)p & 3);
+    __global const uint* base = (__global const uint*)(p - offset);
+    const uint w0 = base[0], w1 = base[1], w2 = base[2], w3 = base[3], w4 = base[4];
+    const uint s = 8 * offset;
+    return (uint4)(funnel_right(w0, w1, s), funnel_right(w1, w2, s), funnel_right(w2, w3, s), funnel_right(w3, w4, s));
+}
+
+/* 16 bytes to p as 4-byte words where they fall on 4 bytes and single bytes at
+ * the two ends (RGBA rows always start on 4 bytes: four words). */
+inline void store_shifted(__global uchar* p, uint4 v)
+{
+    const uint w[4] = {v.x, v.y, v.z, v.w};
+    const uint offset = (uint)((size_t)p & 3);
+    if (offset == 0) {
+        for (int k = 0; k < 4; ++k) {
+            ((__global uint*)p)[k] = w[k];
+        }
+        return;
+    }
+    const uint head = 4 - offset; /* bytes before the first 4-byte boundary */
+    for (uint i = 0; i < head; ++i) {
+        p[i] = (uchar)(w[0] >> (8 * i));
+    }
+    __global uint* body = (__global uint*)(p + head);
+    for (int k = 0; k < 3; ++k) {
+        body[k] = funnel_right(w[k], w[k + 1], 8 * head);
+    }
+    for (uint i = 0; i < offset; ++i) {
+        p[12 + head + i] = (uchar)(w[3] >> (8 * (head + i)));
+    }
+}
+#endif
+
 inline void load_tile(__global const uchar* restrict in, int width, int height, int pitch, int x0, int y0,
                       uint4* words)
 {
@@ -362,6 +426,27 @@ UNROLL
         return;
     }
 #endif
+#ifdef SHIFTED_ROWS
+    /* load_shifted where its five words lie in the buffer (offsets from `in`,
+     * which starts on 4 bytes; images are below 2^30 bytes), clamped bytes
+     * elsewhere. */
+    const int end = ((size_t)in & 3) == 0 ? (height - 1) * pitch + width * CHANNELS : 0;
+UNROLL
+    for (int n = 0; n < LOADS; ++n) {
+        const int e = item + n * THREADS;
+        if (e < TILE_WORDS) {
+            const int r = e / WORDS_PER_ROW;
+            const int c = (e - r * WORDS_PER_ROW) * WORD_PIXELS;
+            const int row_start = clamp(y0 - RADIUS + r, 0, height - 1) * pitch;
+            const int x = x0 - 16 + c;
+            if (x >= 0 && x + WORD_PIXELS <= width && ((row_start + x * CHANNELS) | 3) + 17 <= end) {
+                words[n] = load_shifted(in + row_start + x * CHANNELS);
+            } else {
+                words[n] = load_clamped(in + row_start, x, width);
+            }
+        }
+    }
+#else
 UNROLL
     for (int n = 0; n < LOADS; ++n) {
         const int e = item + n * THREADS;
@@ -373,15 +458,11 @@ UNROLL
             if (aligned && x >= 0 && x + WORD_PIXELS <= width) {
                 words[n] = *(__global const uint4*)(row + x * CHANNELS);
             } else {
-                uint bytes[4] = {0, 0, 0, 0};
-                for (int i = 0; i < 16; ++i) {
-                    bytes[i / 4] |= (uint)row[clamp(x + i / CHANNELS, 0, width - 1) * CHANNELS + i % CHANNELS]
-                                    << (8 * (i % 4));
-                }
-                words[n] = (uint4)(bytes[0], bytes[1], bytes[2], bytes[3]);
+                words[n] = load_clamped(row, x, width);
             }
         }
     }
+#endif
 }
 
 inline void store_tile(const uint4* words, __local uchar* raw, __local uchar* alpha)
@@ -437,7 +518,8 @@ UNROLL
 }
 
 /* The tile's staged output (TH rows of `stride` bytes) to rows y0 .. of the
- * image: 16-byte chunks inside rows that are 16-byte aligned, bytes at the edge.
+ * image: 16-byte chunks inside rows that are 16-byte aligned (store_shifted's
+ * in the kernel for the others), bytes at the edge.
  * An item's chunks are the same each tile. */
 inline void store_rows(__global uchar* restrict out, int width, int height, int pitch, int x0, int y0,
                        __local const uchar* tile, int stride)
@@ -473,6 +555,10 @@ UNROLL
         __local const uchar* src = tile + r * stride + c;
         if (aligned && b0 + 16 <= row_bytes) {
             *(__global uint4*)dst = *(__local const uint4*)src;
+#ifdef SHIFTED_ROWS
+        } else if (b0 + 16 <= row_bytes) {
+            store_shifted(dst, *(__local const uint4*)src);
+#endif
         } else {
             for (int b = 0; b < 16 && b0 + b < row_bytes; ++b) {
                 dst[b] = src[b];

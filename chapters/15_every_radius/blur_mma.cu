@@ -50,6 +50,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <type_traits>
 
 #include "blur_mma.cuh"
 #include "blur_mma_plan.hpp"
@@ -171,6 +172,42 @@ __device__ std::uint32_t band_f16(const Weights& w, int ks, int reg, int g, int 
   return word;
 }
 
+// Rows that do not start on 16 bytes (a gray image of odd width, an RGBA one
+// whose width is not a multiple of 4) would take 16 one-byte loads a word and
+// 16 one-byte stores a chunk; the kernel built for them (Shifted) does this
+// instead. load_shifted reads the five aligned 4-byte words over the 16 bytes
+// at @p p and shifts them into place (funnel shifts). It reads up to 4 bytes
+// past the word, so the caller checks that they lie in the buffer.
+__device__ __forceinline__ uint4 load_shifted(const std::uint8_t* p) {
+  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  const std::uint32_t* base = reinterpret_cast<const std::uint32_t*>(address & ~std::uintptr_t{3});
+  std::uint32_t w[5];
+#pragma unroll
+  for (int k = 0; k < 5; ++k) w[k] = base[k];
+  const unsigned shift = 8 * (address & 3);
+  return make_uint4(__funnelshift_r(w[0], w[1], shift), __funnelshift_r(w[1], w[2], shift),
+                    __funnelshift_r(w[2], w[3], shift), __funnelshift_r(w[3], w[4], shift));
+}
+
+// The store's counterpart: 16 bytes to @p p as 4-byte words where they fall
+// on 4 bytes and single bytes at the two ends (RGBA rows always start on 4
+// bytes: four words).
+__device__ __forceinline__ void store_shifted(std::uint8_t* p, uint4 v) {
+  const std::uint32_t w[4] = {v.x, v.y, v.z, v.w};
+  const unsigned offset = reinterpret_cast<std::uintptr_t>(p) & 3;
+  if (offset == 0) {
+#pragma unroll
+    for (int k = 0; k < 4; ++k) reinterpret_cast<std::uint32_t*>(p)[k] = w[k];
+    return;
+  }
+  const unsigned head = 4 - offset;  // bytes before the first 4-byte boundary
+  for (unsigned i = 0; i < head; ++i) p[i] = static_cast<std::uint8_t>(w[0] >> (8 * i));
+  std::uint32_t* body = reinterpret_cast<std::uint32_t*>(p + head);
+#pragma unroll
+  for (int k = 0; k < 3; ++k) body[k] = __funnelshift_r(w[k], w[k + 1], 8 * head);
+  for (unsigned i = 0; i < offset; ++i) p[12 + head + i] = static_cast<std::uint8_t>(w[3] >> (8 * (head + i)));
+}
+
 // Step 1: the tile's input, 16 bytes at a time: gray, 16 pixels of a plane
 // row; RGBA, 4 pixels, split into the three planes (and the output pixels'
 // alpha) when stored. Plane rows are image rows y0 - R + r, plane columns
@@ -196,7 +233,18 @@ struct Fill {
 template <int R, int C>
 constexpr bool kInsidePath = C == 4 && R >= 7;
 
-template <int R, int C>
+// A word of @p row from image column @p x on, each pixel clamped to the
+// image: 16 one-byte loads (the image's edges).
+template <int C>
+__device__ __forceinline__ uint4 load_clamped(const std::uint8_t* row, int x, int width) {
+  std::uint32_t bytes[4] = {0, 0, 0, 0};
+#pragma unroll
+  for (int i = 0; i < 16; ++i)
+    bytes[i / 4] |= std::uint32_t{row[min(max(x + i / C, 0), width - 1) * C + i % C]} << (8 * (i % 4));
+  return make_uint4(bytes[0], bytes[1], bytes[2], bytes[3]);
+}
+
+template <int R, int C, bool Shifted>
 __device__ __forceinline__ void load_tile(const std::uint8_t* __restrict__ in, int width, int height, int pitch,
                                           bool aligned, int x0, int y0, uint4 (&words)[Fill<R, C>::kLoads]) {
   using F = Fill<R, C>;
@@ -217,22 +265,37 @@ __device__ __forceinline__ void load_tile(const std::uint8_t* __restrict__ in, i
     }
     return;
   }
+  if constexpr (Shifted) {
+    // The kernel for rows that are not 16-byte aligned: load_shifted where its
+    // five words lie in the buffer (offsets from `in`, which starts on 4
+    // bytes; images are below 2^30 bytes), clamped bytes elsewhere.
+    const int end = (reinterpret_cast<std::uintptr_t>(in) & 3) == 0 ? (height - 1) * pitch + width * C : 0;
 #pragma unroll
-  for (int n = 0; n < F::kLoads; ++n) {
-    const int e = item + n * kThreads;
-    if (e >= F::kWords) continue;  // the last word of some threads only
-    const int r = e / F::kWordsPerRow;
-    const int c = (e - r * F::kWordsPerRow) * F::kPixels;
-    const std::uint8_t* row = in + min(max(y0 - R + r, 0), height - 1) * pitch;
-    const int x = x0 - 16 + c;  // a multiple of the word's pixels
-    if (aligned && x >= 0 && x + F::kPixels <= width) {
-      words[n] = *reinterpret_cast<const uint4*>(row + x * C);
-    } else {
-      std::uint32_t bytes[4] = {0, 0, 0, 0};
+    for (int n = 0; n < F::kLoads; ++n) {
+      const int e = item + n * kThreads;
+      if (e >= F::kWords) continue;
+      const int r = e / F::kWordsPerRow;
+      const int c = (e - r * F::kWordsPerRow) * F::kPixels;
+      const int row_start = min(max(y0 - R + r, 0), height - 1) * pitch;
+      const int x = x0 - 16 + c;
+      if (x >= 0 && x + F::kPixels <= width && ((row_start + x * C) | 3) + 17 <= end)
+        words[n] = load_shifted(in + row_start + x * C);
+      else
+        words[n] = load_clamped<C>(in + row_start, x, width);
+    }
+  } else {
 #pragma unroll
-      for (int i = 0; i < 16; ++i)
-        bytes[i / 4] |= std::uint32_t{row[min(max(x + i / C, 0), width - 1) * C + i % C]} << (8 * (i % 4));
-      words[n] = make_uint4(bytes[0], bytes[1], bytes[2], bytes[3]);
+    for (int n = 0; n < F::kLoads; ++n) {
+      const int e = item + n * kThreads;
+      if (e >= F::kWords) continue;  // the last word of some threads only
+      const int r = e / F::kWordsPerRow;
+      const int c = (e - r * F::kWordsPerRow) * F::kPixels;
+      const std::uint8_t* row = in + min(max(y0 - R + r, 0), height - 1) * pitch;
+      const int x = x0 - 16 + c;  // a multiple of the word's pixels
+      if (aligned && x >= 0 && x + F::kPixels <= width)
+        words[n] = *reinterpret_cast<const uint4*>(row + x * C);
+      else
+        words[n] = load_clamped<C>(row, x, width);
     }
   }
 }
@@ -301,7 +364,11 @@ constexpr int min_blocks_per_sm(int radius, int channels) { return channels == 1
 
 // Overlap false: the same kernel, each tile's loads waited for before its
 // passes (fill, then compute): the section `overlap` measures the difference.
-template <int R, int C, bool Overlap>
+// Shifted: the kernel for images whose rows are not all 16-byte aligned
+// (load_shifted, store_shifted), a kernel of its own so that the others'
+// registers stay as they are (in one kernel the shifted fill cost gray 14% at
+// radius 7 and 8 on the H200: ptxas spilled 32 bytes).
+template <int R, int C, bool Overlap, bool Shifted>
 __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
     blur_mma(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, int width, int height, int pitch,
              Weights weights, mma::TileWalk walk) {
@@ -357,7 +424,8 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
   uint4 words[Fill<R, C>::kLoads];     // the next tile's input, in flight
   int tx = blockIdx.x % walk.tiles_x;  // the block's first tile
   int ty = blockIdx.x / walk.tiles_x;
-  if (Overlap && ty < walk.tiles_y) load_tile<R, C>(in, width, height, pitch, aligned_in, tx * kTW, ty * T::kTH, words);
+  if (Overlap && ty < walk.tiles_y)
+    load_tile<R, C, Shifted>(in, width, height, pitch, aligned_in, tx * kTW, ty * T::kTH, words);
   // Two barriers a tile: the planes are read by every warp (after the first),
   // the staged rows too (after the second); every warp has read the planes
   // (and, output over the planes, the alpha) before it reaches the second, so
@@ -370,7 +438,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
     const int x0 = tx * kTW;
     const int y0 = ty * T::kTH;
     if constexpr (T::kOutOverRaw) __syncthreads();  // the staged rows (over the planes) are stored
-    if (!Overlap) load_tile<R, C>(in, width, height, pitch, aligned_in, x0, y0, words);
+    if (!Overlap) load_tile<R, C, Shifted>(in, width, height, pitch, aligned_in, x0, y0, words);
     store_tile<R, C>(words, smem);
     __syncthreads();
     if constexpr (C == 4 && !T::kOutOverRaw) stage_alpha<R>(words, smem + T::kOutOffset);
@@ -380,7 +448,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
       int next_ty = ty;
       next_tile(walk, next_tx, next_ty);
       if (next_ty < walk.tiles_y)
-        load_tile<R, C>(in, width, height, pitch, aligned_in, next_tx * kTW, next_ty * T::kTH, words);
+        load_tile<R, C, Shifted>(in, width, height, pitch, aligned_in, next_tx * kTW, next_ty * T::kTH, words);
     }
 
     // Warp w computes output columns 16w .. 16w + 15 of the tile, a plane at
@@ -515,6 +583,8 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
       const std::uint8_t* src = smem + T::kOutOffset + r * T::kOutStride + c;
       if (aligned_out && b0 + 16 <= row_bytes) {
         *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+      } else if (Shifted && b0 + 16 <= row_bytes) {
+        store_shifted(dst, *reinterpret_cast<const uint4*>(src));
       } else {
         for (int b = 0; b < 16 && b0 + b < row_bytes; ++b) dst[b] = src[b];
       }
@@ -522,10 +592,11 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
   }
 }
 
-// The blocks of blur_mma<R, C, Overlap> that @p device holds at once: its SMs
-// times as many blocks as the registers and shared memory let an SM hold (the
-// occupancy API). Asked once per kernel and device, not at every launch.
-template <int R, int C, bool Overlap>
+// The blocks of blur_mma<R, C, Overlap, Shifted> that @p device holds at
+// once: its SMs times as many blocks as the registers and shared memory let
+// an SM hold (the occupancy API). Asked once per kernel and device, not at
+// every launch.
+template <int R, int C, bool Overlap, bool Shifted>
 int resident_blocks(int device) {
   static std::mutex mutex;
   static std::map<int, int> known;  // device -> blocks
@@ -535,11 +606,12 @@ int resident_blocks(int device) {
   int sms = 0;
   int per_sm = 0;
   GAUSS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  GAUSS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, blur_mma<R, C, Overlap>, kThreads, 0));
+  GAUSS_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, blur_mma<R, C, Overlap, Shifted>, kThreads, 0));
   return known[device] = sms * std::max(per_sm, 1);
 }
 
-template <int R, int C, bool Overlap>
+template <int R, int C, bool Overlap, bool Shifted>
 void launch_tiles(const std::uint8_t* in, std::uint8_t* out, const gauss::Problem& p, const Weights& w,
                   cudaStream_t stream) {
   using T = Tile<R, C>;
@@ -547,8 +619,8 @@ void launch_tiles(const std::uint8_t* in, std::uint8_t* out, const gauss::Proble
   const int tiles = ((g.width + kTW - 1) / kTW) * ((g.height + T::kTH - 1) / T::kTH);
   int device = 0;
   GAUSS_CUDA_CHECK(cudaGetDevice(&device));
-  const int blocks = std::min(tiles, resident_blocks<R, C, Overlap>(device));
-  blur_mma<R, C, Overlap><<<blocks, dim3(32, kWarps), 0, stream>>>(
+  const int blocks = std::min(tiles, resident_blocks<R, C, Overlap, Shifted>(device));
+  blur_mma<R, C, Overlap, Shifted><<<blocks, dim3(32, kWarps), 0, stream>>>(
       in, out, g.width, g.height, g.pitch, w, mma::tile_walk(g.width, g.height, kTW, T::kTH, blocks));
 }
 
@@ -559,14 +631,22 @@ bool launch_blur_mma(const std::uint8_t* in, std::uint8_t* out, const gauss::Pro
   if (!mma::serves(problem.blur)) return false;
   const Weights w = mma::quantise(problem.blur);
   const bool overlap = schedule == mma::Schedule::Overlapped;
+  const bool shifted = problem.image.pitch % 16 != 0;  // rows not all 16-byte aligned
   gauss::with_radius(problem.blur.radius, [&](auto radius) {
     constexpr int R = radius.value;
+    const auto launch = [&](auto channels) {
+      constexpr int C = decltype(channels)::value;
+      if (overlap)
+        shifted ? launch_tiles<R, C, true, true>(in, out, problem, w, stream)
+                : launch_tiles<R, C, true, false>(in, out, problem, w, stream);
+      else
+        shifted ? launch_tiles<R, C, false, true>(in, out, problem, w, stream)
+                : launch_tiles<R, C, false, false>(in, out, problem, w, stream);
+    };
     if (problem.image.channels == 4)
-      overlap ? launch_tiles<R, 4, true>(in, out, problem, w, stream)
-              : launch_tiles<R, 4, false>(in, out, problem, w, stream);
+      launch(std::integral_constant<int, 4>{});
     else
-      overlap ? launch_tiles<R, 1, true>(in, out, problem, w, stream)
-              : launch_tiles<R, 1, false>(in, out, problem, w, stream);
+      launch(std::integral_constant<int, 1>{});
   });
   return true;
 }

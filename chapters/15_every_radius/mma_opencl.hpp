@@ -91,7 +91,9 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
                                 // No -cl-nv-maxrregcount: with the group's size fixed in the kernel
                                 // (reqd_work_group_size), NVIDIA's compiler ignores that cap (README, Why).
                                 (kernel == OpenClKernel::TensorCores ? " -D NV_PTX" : "") +
-                                (schedule == Schedule::Serial && !floats ? " -D SERIAL" : "");
+                                (schedule == Schedule::Serial && !floats ? " -D SERIAL" : "") +
+                                // Rows not all 16-byte aligned: the kernel that shifts words into place.
+                                (g.pitch % 16 != 0 ? " -D SHIFTED_ROWS" : "");
     k = cl.kernel(gauss::embedded::blur_mma_cl, floats ? "blur_tiles_f32" : "blur_mma", options);
     const std::size_t local_bytes = k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(cl.info.device);
     if (local_bytes <= cl.info.local_memory) break;
