@@ -428,25 +428,10 @@ UNROLL
 #endif
 #ifdef SHIFTED_ROWS
     /* load_shifted where its five words lie in the buffer (offsets from `in`,
-     * which starts on 4 bytes; images are below 2^30 bytes), clamped bytes
-     * elsewhere. */
+     * which starts on 4 bytes; images are below 2^30 bytes); clamped bytes
+     * elsewhere, as at the edges. */
     const int end = ((size_t)in & 3) == 0 ? (height - 1) * pitch + width * CHANNELS : 0;
-UNROLL
-    for (int n = 0; n < LOADS; ++n) {
-        const int e = item + n * THREADS;
-        if (e < TILE_WORDS) {
-            const int r = e / WORDS_PER_ROW;
-            const int c = (e - r * WORDS_PER_ROW) * WORD_PIXELS;
-            const int row_start = clamp(y0 - RADIUS + r, 0, height - 1) * pitch;
-            const int x = x0 - 16 + c;
-            if (x >= 0 && x + WORD_PIXELS <= width && ((row_start + x * CHANNELS) | 3) + 17 <= end) {
-                words[n] = load_shifted(in + row_start + x * CHANNELS);
-            } else {
-                words[n] = load_clamped(in + row_start, x, width);
-            }
-        }
-    }
-#else
+#endif
 UNROLL
     for (int n = 0; n < LOADS; ++n) {
         const int e = item + n * THREADS;
@@ -457,12 +442,15 @@ UNROLL
             const int x = x0 - 16 + c; /* image column of the word's first pixel */
             if (aligned && x >= 0 && x + WORD_PIXELS <= width) {
                 words[n] = *(__global const uint4*)(row + x * CHANNELS);
+#ifdef SHIFTED_ROWS
+            } else if (x >= 0 && x + WORD_PIXELS <= width && (((int)(row - in) + x * CHANNELS) | 3) + 17 <= end) {
+                words[n] = load_shifted(row + x * CHANNELS);
+#endif
             } else {
                 words[n] = load_clamped(row, x, width);
             }
         }
     }
-#endif
 }
 
 inline void store_tile(const uint4* words, __local uchar* raw, __local uchar* alpha)

@@ -265,38 +265,25 @@ __device__ __forceinline__ void load_tile(const std::uint8_t* __restrict__ in, i
     }
     return;
   }
-  if constexpr (Shifted) {
-    // The kernel for rows that are not 16-byte aligned: load_shifted where its
-    // five words lie in the buffer (offsets from `in`, which starts on 4
-    // bytes; images are below 2^30 bytes), clamped bytes elsewhere.
-    const int end = (reinterpret_cast<std::uintptr_t>(in) & 3) == 0 ? (height - 1) * pitch + width * C : 0;
+  // Shifted (rows not all 16-byte aligned): load_shifted where its five
+  // words lie in the buffer (offsets from `in`, which starts on 4 bytes;
+  // images are below 2^30 bytes); clamped bytes elsewhere, as at the edges.
+  const int end = Shifted && (reinterpret_cast<std::uintptr_t>(in) & 3) == 0 ? (height - 1) * pitch + width * C : 0;
 #pragma unroll
-    for (int n = 0; n < F::kLoads; ++n) {
-      const int e = item + n * kThreads;
-      if (e >= F::kWords) continue;
-      const int r = e / F::kWordsPerRow;
-      const int c = (e - r * F::kWordsPerRow) * F::kPixels;
-      const int row_start = min(max(y0 - R + r, 0), height - 1) * pitch;
-      const int x = x0 - 16 + c;
-      if (x >= 0 && x + F::kPixels <= width && ((row_start + x * C) | 3) + 17 <= end)
-        words[n] = load_shifted(in + row_start + x * C);
-      else
-        words[n] = load_clamped<C>(in + row_start, x, width);
-    }
-  } else {
-#pragma unroll
-    for (int n = 0; n < F::kLoads; ++n) {
-      const int e = item + n * kThreads;
-      if (e >= F::kWords) continue;  // the last word of some threads only
-      const int r = e / F::kWordsPerRow;
-      const int c = (e - r * F::kWordsPerRow) * F::kPixels;
-      const std::uint8_t* row = in + min(max(y0 - R + r, 0), height - 1) * pitch;
-      const int x = x0 - 16 + c;  // a multiple of the word's pixels
-      if (aligned && x >= 0 && x + F::kPixels <= width)
-        words[n] = *reinterpret_cast<const uint4*>(row + x * C);
-      else
-        words[n] = load_clamped<C>(row, x, width);
-    }
+  for (int n = 0; n < F::kLoads; ++n) {
+    const int e = item + n * kThreads;
+    if (e >= F::kWords) continue;  // the last word of some threads only
+    const int r = e / F::kWordsPerRow;
+    const int c = (e - r * F::kWordsPerRow) * F::kPixels;
+    const int row_start = min(max(y0 - R + r, 0), height - 1) * pitch;
+    const std::uint8_t* row = in + row_start;
+    const int x = x0 - 16 + c;  // a multiple of the word's pixels
+    if (!Shifted && aligned && x >= 0 && x + F::kPixels <= width)
+      words[n] = *reinterpret_cast<const uint4*>(row + x * C);
+    else if (Shifted && x >= 0 && x + F::kPixels <= width && ((row_start + x * C) | 3) + 17 <= end)
+      words[n] = load_shifted(row + x * C);
+    else
+      words[n] = load_clamped<C>(row, x, width);
   }
 }
 
