@@ -8,6 +8,7 @@
 // OpenCL kernel's PTX.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -161,4 +162,45 @@ TEST_CASE("15_every_radius: the PTX launch bound goes after .reqntid", "[ch15]")
   // No .reqntid (the kernel lost its reqd_work_group_size), or no line after it: refused, not guessed.
   CHECK_THROWS_AS(mma::with_min_groups_directive(prologue + ".entry blur_mma()\n{\n}\n", 3), gauss::ApiError);
   CHECK_THROWS_AS(mma::with_min_groups_directive(".reqntid 32, 8, 1", 3), gauss::ApiError);
+}
+
+// The persistent grid's block count (mma::walk_blocks): block b takes tiles
+// b, b + G, ... in row-major order, so its columns step by G % tiles_x. The
+// count must leave no block in fewer columns than its tiles would visit,
+// wherever a count within 1/8 of the GPU's does; otherwise the GPU's count.
+TEST_CASE("15_every_radius: the walk's block count spreads each block over the columns", "[ch15]") {
+  // 8448 x 3456 gray on an H200 (66 x 54 tiles, 396 blocks): each block would keep one column.
+  CHECK(mma::walk_blocks(66, 54, 396) == 395);
+  // 6720 x 4480 (53 x 70 tiles): a step of 25 of 53 visits a new column each tile.
+  CHECK(mma::walk_blocks(53, 70, 396) == 396);
+  // Fewer tiles than blocks: one tile a block, nothing to spread.
+  CHECK(mma::walk_blocks(66, 2, 396) == 132);
+  CHECK(mma::walk_blocks(1, 1, 396) == 1);
+  for (int tiles_x = 1; tiles_x <= 140; ++tiles_x)
+    for (int tiles_y : {1, 3, 35, 140})
+      for (int resident : {1, 16, 132, 264, 396, 528}) {
+        const int tiles = tiles_x * tiles_y;
+        const int most = std::min(tiles, resident);
+        const int blocks = mma::walk_blocks(tiles_x, tiles_y, resident);
+        INFO(tiles_x << " x " << tiles_y << " tiles, " << resident << " resident: " << blocks << " blocks");
+        REQUIRE(blocks >= 1);
+        REQUIRE(blocks <= most);
+        // The columns a block visits before it returns to its first, against its tiles.
+        const auto spread = [&](int g) {
+          int worst = tiles_x;
+          for (int b = 0; b < g; ++b) {
+            std::vector<bool> seen(tiles_x, false);
+            int visited = 0;
+            int tile = b;
+            for (; tile < tiles && !seen[tile % tiles_x]; tile += g, ++visited) seen[tile % tiles_x] = true;
+            if (tile < tiles) worst = std::min(worst, visited);  // came back before its last tile
+          }
+          return worst;
+        };
+        const auto spread_enough = [&](int g) { return spread(g) >= std::min(tiles_x, (tiles + g - 1) / g); };
+        int largest = 0;  // the largest count within 1/8 of the GPU's that spreads, if any
+        for (int g = most; g >= most - most / 8 && g >= 1 && largest == 0; --g)
+          if (spread_enough(g)) largest = g;
+        CHECK(blocks == (largest > 0 ? largest : most));
+      }
 }

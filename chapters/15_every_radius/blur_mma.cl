@@ -341,10 +341,21 @@ inline uint band_f16(__constant const MmaWeights* w, int ks, int reg, int g, int
 #error "the inside path stores as many 16-byte chunks from every item"
 #endif
 
-/* A word of `row` from image column x on, each pixel clamped to the image: 16
- * one-byte loads (the image's edges). */
+/* A word of `row` from image column x on, each pixel clamped to the image (the
+ * image's edges). A word wholly past an edge (the plane's 16 columns beyond it,
+ * at every radius) is its edge pixel repeated: one pixel's load; a word across
+ * the edge, 16 one-byte loads. */
 inline uint4 load_clamped(__global const uchar* row, int x, int width)
 {
+    if (x + 16 / CHANNELS <= 0 || x >= width) {
+        __global const uchar* edge = row + (x < 0 ? 0 : width - 1) * CHANNELS;
+#if CHANNELS == 1
+        const uint pixels = edge[0] * 0x01010101u; /* one pixel in each byte */
+#else
+        const uint pixels = edge[0] | (uint)edge[1] << 8 | (uint)edge[2] << 16 | (uint)edge[3] << 24;
+#endif
+        return (uint4)(pixels, pixels, pixels, pixels);
+    }
     uint bytes[4] = {0, 0, 0, 0};
     for (int i = 0; i < 16; ++i) {
         bytes[i / 4] |= (uint)row[clamp(x + i / CHANNELS, 0, width - 1) * CHANNELS + i % CHANNELS] << (8 * (i % 4));

@@ -234,7 +234,10 @@ template <int R, int C>
 constexpr bool kInsidePath = C == 4 && R >= 7;
 
 // A word of @p row from image column @p x on, each pixel clamped to the
-// image: 16 one-byte loads (the image's edges).
+// image: 16 one-byte loads (the image's edges). OpenCL's load_clamped loads
+// one pixel for a word wholly past the edge and repeats it; here ptxas then
+// spills 16 bytes in gray's kernels to radius 6: 1.16-1.18x slower at
+// radius 3 on the H200.
 template <int C>
 __device__ __forceinline__ uint4 load_clamped(const std::uint8_t* row, int x, int width) {
   std::uint32_t bytes[4] = {0, 0, 0, 0};
@@ -603,10 +606,10 @@ void launch_tiles(const std::uint8_t* in, std::uint8_t* out, const gauss::Proble
                   cudaStream_t stream) {
   using T = Tile<R, C>;
   const gauss::ImageGeometry& g = p.image;
-  const int tiles = ((g.width + kTW - 1) / kTW) * ((g.height + T::kTH - 1) / T::kTH);
   int device = 0;
   GAUSS_CUDA_CHECK(cudaGetDevice(&device));
-  const int blocks = std::min(tiles, resident_blocks<R, C, Overlap, Shifted>(device));
+  const int blocks = mma::walk_blocks((g.width + kTW - 1) / kTW, (g.height + T::kTH - 1) / T::kTH,
+                                      resident_blocks<R, C, Overlap, Shifted>(device));
   blur_mma<R, C, Overlap, Shifted><<<blocks, dim3(32, kWarps), 0, stream>>>(
       in, out, g.width, g.height, g.pitch, w, mma::tile_walk(g.width, g.height, kTW, T::kTH, blocks));
 }

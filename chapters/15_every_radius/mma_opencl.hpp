@@ -103,9 +103,9 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
                               cl.info.name + " gives a work-group " + std::to_string(cl.info.local_memory));
     }
   }
-  const int tiles = ((g.width + tile_width - 1) / tile_width) * ((g.height + rows - 1) / rows);
   const int per_cu = floats ? opencl_portable_groups_per_cu : opencl_groups_per_cu(g.channels, p.blur.radius);
-  const int groups = std::min(tiles, std::max(cl.info.compute_units, 1) * per_cu);
+  const int groups = walk_blocks((g.width + tile_width - 1) / tile_width, (g.height + rows - 1) / rows,
+                                 std::max(cl.info.compute_units, 1) * per_cu);
   // Private memory is where the compiler spilled: there, tell it the launch's
   // work-groups. So too the 32-row RGBA tile, which it gives 254-255 registers
   // (no spill, one group a compute unit: opencl_tile_rows). Only there: with
