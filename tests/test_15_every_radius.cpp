@@ -168,20 +168,21 @@ TEST_CASE("15_every_radius: the PTX launch bound goes after .reqntid", "[ch15]")
 // b, b + G, ... in row-major order, so its columns step by G % tiles_x. The
 // count must leave no block in fewer columns than its tiles would visit,
 // wherever a count within 1/8 of the GPU's does; otherwise the GPU's count.
+// (Tiles of 1 x 1 pixels: the image's size is then its tiles.)
 TEST_CASE("15_every_radius: the walk's block count spreads each block over the columns", "[ch15]") {
   // 8448 x 3456 gray on an H200 (66 x 54 tiles, 396 blocks): each block would keep one column.
-  CHECK(mma::walk_blocks(66, 54, 396) == 395);
+  CHECK(mma::walk_blocks(66, 54, 1, 1, 396) == 395);
   // 6720 x 4480 (53 x 70 tiles): a step of 25 of 53 visits a new column each tile.
-  CHECK(mma::walk_blocks(53, 70, 396) == 396);
+  CHECK(mma::walk_blocks(53, 70, 1, 1, 396) == 396);
   // Fewer tiles than blocks: one tile a block, nothing to spread.
-  CHECK(mma::walk_blocks(66, 2, 396) == 132);
-  CHECK(mma::walk_blocks(1, 1, 396) == 1);
+  CHECK(mma::walk_blocks(66, 2, 1, 1, 396) == 132);
+  CHECK(mma::walk_blocks(1, 1, 1, 1, 396) == 1);
   for (int tiles_x = 1; tiles_x <= 140; ++tiles_x)
     for (int tiles_y : {1, 3, 35, 140})
       for (int resident : {1, 16, 132, 264, 396, 528}) {
         const int tiles = tiles_x * tiles_y;
         const int most = std::min(tiles, resident);
-        const int blocks = mma::walk_blocks(tiles_x, tiles_y, resident);
+        const int blocks = mma::walk_blocks(tiles_x, tiles_y, 1, 1, resident);
         INFO(tiles_x << " x " << tiles_y << " tiles, " << resident << " resident: " << blocks << " blocks");
         REQUIRE(blocks >= 1);
         REQUIRE(blocks <= most);

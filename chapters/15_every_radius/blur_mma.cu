@@ -608,8 +608,7 @@ void launch_tiles(const std::uint8_t* in, std::uint8_t* out, const gauss::Proble
   const gauss::ImageGeometry& g = p.image;
   int device = 0;
   GAUSS_CUDA_CHECK(cudaGetDevice(&device));
-  const int blocks = mma::walk_blocks((g.width + kTW - 1) / kTW, (g.height + T::kTH - 1) / T::kTH,
-                                      resident_blocks<R, C, Overlap, Shifted>(device));
+  const int blocks = mma::walk_blocks(g.width, g.height, kTW, T::kTH, resident_blocks<R, C, Overlap, Shifted>(device));
   blur_mma<R, C, Overlap, Shifted><<<blocks, dim3(32, kWarps), 0, stream>>>(
       in, out, g.width, g.height, g.pitch, w, mma::tile_walk(g.width, g.height, kTW, T::kTH, blocks));
 }

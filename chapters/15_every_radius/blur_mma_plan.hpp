@@ -106,8 +106,10 @@ inline TileWalk tile_walk(int width, int height, int columns_per_tile, int rows_
 /// the copy). So the first count from @p resident down (to 7/8 of it) whose
 /// step visits a new column each tile, up to the block's last: 395 there, a
 /// step of 65 (57% of the copy; 8320 wide, 65%).
-inline int walk_blocks(int tiles_x, int tiles_y, int resident) {
-  const int tiles = tiles_x * tiles_y;
+inline int walk_blocks(int width, int height, int columns_per_tile, int rows_per_tile, int resident) {
+  const TileWalk shape = tile_walk(width, height, columns_per_tile, rows_per_tile, 1);
+  const int tiles_x = shape.tiles_x;
+  const int tiles = tiles_x * shape.tiles_y;
   const int most = std::max(1, std::min(tiles, resident));
   for (int blocks = most; blocks >= most - most / 8 && blocks >= 1; --blocks) {
     const int tiles_per_block = (tiles + blocks - 1) / blocks;

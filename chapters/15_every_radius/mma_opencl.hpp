@@ -104,8 +104,7 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
     }
   }
   const int per_cu = floats ? opencl_portable_groups_per_cu : opencl_groups_per_cu(g.channels, p.blur.radius);
-  const int groups = walk_blocks((g.width + tile_width - 1) / tile_width, (g.height + rows - 1) / rows,
-                                 std::max(cl.info.compute_units, 1) * per_cu);
+  const int groups = walk_blocks(g.width, g.height, tile_width, rows, std::max(cl.info.compute_units, 1) * per_cu);
   // Private memory is where the compiler spilled: there, tell it the launch's
   // work-groups. So too the 32-row RGBA tile, which it gives 254-255 registers
   // (no spill, one group a compute unit: opencl_tile_rows). Only there: with
