@@ -357,11 +357,18 @@ __device__ __forceinline__ void stage_alpha(const uint4 (&words)[Fill<R, 4>::kLo
 }
 
 // The blocks an SM is to hold (__launch_bounds__), so that ptxas keeps each
-// thread within 80 registers (gray, RGBA to radius 8) or 128 (RGBA above).
-// Gray at 4 blocks (64 registers) spills 16-56 bytes and was 1.04-1.22x
-// slower than at 3 at radius 1-8 (H200); RGBA to radius 8 at 2 blocks (no
-// spill) was 1.0-1.16x slower than at 3 (H100 and H200).
-constexpr int min_blocks_per_sm(int radius, int channels) { return channels == 1 ? 3 : radius <= 8 ? 3 : 2; }
+// thread within 80 registers (gray, RGBA to radius 8) or 128 (RGBA above,
+// and RGBA overlapped at radius 7 and 8). Gray at 4 blocks (64 registers)
+// spills 16-56 bytes and was 1.04-1.22x slower than at 3 at radius 1-8
+// (H200); RGBA to radius 8 at 2 blocks (no spill) was 1.0-1.16x slower than
+// at 3 (H100 and H200). RGBA overlapped at 3 blocks spills a word in flight,
+// whose local store waits for its load (README, Why); at 2 blocks it spills
+// nothing and is 1.05-1.06x faster than serial at 3 at radius 7 and 8, but
+// 1.37x slower at radius 2, where 16 warps an SM are too few.
+constexpr int min_blocks_per_sm(int radius, int channels, bool overlap) {
+  if (channels == 1) return 3;
+  return radius >= 9 || (overlap && radius >= 7) ? 2 : 3;
+}
 
 // Overlap false: the same kernel, each tile's loads waited for before its
 // passes (fill, then compute): the section `overlap` measures the difference.
@@ -370,7 +377,7 @@ constexpr int min_blocks_per_sm(int radius, int channels) { return channels == 1
 // registers stay as they are (in one kernel the shifted fill cost gray 14% at
 // radius 7 and 8 on the H200: ptxas spilled 32 bytes).
 template <int R, int C, bool Overlap, bool Shifted>
-__global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C))
+__global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C, Overlap))
     blur_mma(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, int width, int height, int pitch,
              Weights weights, mma::TileWalk walk) {
   using T = Tile<R, C>;

@@ -126,13 +126,16 @@ inline int walk_blocks(int width, int height, int columns_per_tile, int rows_per
 enum class Schedule { Overlapped, Serial };
 
 /// The schedule `main` ships with at @p radius, the faster of the two on the
-/// H200: overlapped, except in RGBA in CUDA, where the overlapped kernel is
-/// slower, and in OpenCL from radius 9, where NVIDIA's compiler gives the
-/// overlapped kernel 190-203 registers a thread, so one work-group of 256 fits
-/// a compute unit instead of two (README, section Why).
+/// H200: overlapped, except in RGBA in CUDA, where the overlapped kernel
+/// spills a word in flight at 3 blocks an SM and is slower (README, Why), but
+/// at radius 7 and 8, where it runs 2 blocks an SM without the spill
+/// (blur_mma.cu, min_blocks_per_sm); and in OpenCL from radius 9, where
+/// NVIDIA's compiler gives the overlapped kernel 190-203 registers a thread,
+/// so one work-group of 256 fits a compute unit instead of two (README, Why).
 constexpr Schedule shipped_schedule(bool cuda, int channels, int radius) {
   if (channels != 4) return Schedule::Overlapped;
-  return cuda || radius >= 9 ? Schedule::Serial : Schedule::Overlapped;
+  if (cuda) return radius == 7 || radius == 8 ? Schedule::Overlapped : Schedule::Serial;
+  return radius >= 9 ? Schedule::Serial : Schedule::Overlapped;
 }
 
 /// The same in OpenCL on NVIDIA. RGBA overlapped: 16 rows. At 32 NVIDIA's
