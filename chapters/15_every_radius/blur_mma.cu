@@ -247,6 +247,7 @@ constexpr bool kRepeatLeftEdge = C == 1 && R <= 10;
 // RepeatLeft and the word lies wholly left of the image.
 template <int C, bool RepeatLeft>
 __device__ __forceinline__ uint4 load_clamped(const std::uint8_t* row, int x, int width) {
+  static_assert(!RepeatLeft || C == 1, "the repeated word is one gray pixel four times over");
   if (RepeatLeft && x + 16 / C <= 0) {
     const std::uint32_t pixels = row[0] * 0x01010101u;  // gray: pixel 0, four times a word
     return make_uint4(pixels, pixels, pixels, pixels);
