@@ -365,7 +365,9 @@ __device__ __forceinline__ void stage_alpha(const uint4 (&words)[Fill<R, 4>::kLo
 // at 3 (H100 and H200). RGBA overlapped at 3 blocks spills a word in flight,
 // whose local store waits for its load (README, Why); at 2 blocks it spills
 // nothing and is 1.05-1.06x faster than serial at 3 at radius 7 and 8, but
-// 1.37x slower at radius 2, where 16 warps an SM are too few.
+// 1.37x slower at radius 2, where 16 warps an SM are too few. The kernel for
+// unaligned rows (Shifted) keeps 3: overlapped at 2 it was 1.12-1.14x slower
+// than serial, which `main` ships there (mma::shipped_schedule).
 constexpr int min_blocks_per_sm(int radius, int channels, bool overlap) {
   if (channels == 1) return 3;
   return radius >= 9 || (overlap && radius >= 7) ? 2 : 3;
@@ -378,7 +380,7 @@ constexpr int min_blocks_per_sm(int radius, int channels, bool overlap) {
 // registers stay as they are (in one kernel the shifted fill cost gray 14% at
 // radius 7 and 8 on the H200: ptxas spilled 32 bytes).
 template <int R, int C, bool Overlap, bool Shifted>
-__global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C, Overlap))
+__global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C, Overlap && !Shifted))
     blur_mma(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, int width, int height, int pitch,
              Weights weights, mma::TileWalk walk) {
   using T = Tile<R, C>;
@@ -639,7 +641,7 @@ bool launch_blur_mma(const std::uint8_t* in, std::uint8_t* out, const gauss::Pro
   if (!mma::serves(problem.blur)) return false;
   const Weights w = mma::quantise(problem.blur);
   const bool overlap = schedule == mma::Schedule::Overlapped;
-  const bool shifted = problem.image.pitch % 16 != 0;  // rows not all 16-byte aligned
+  const bool shifted = !mma::aligned_rows(problem.image);
   gauss::with_radius(problem.blur.radius, [&](auto radius) {
     constexpr int R = radius.value;
     const auto launch = [&](auto channels) {

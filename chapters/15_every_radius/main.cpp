@@ -37,7 +37,7 @@ namespace {
 gauss::OpenClLaunch main_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
   if (!mma::has_ptx(cl)) return mma::opencl_setup(cl, p, mma::OpenClKernel::Float);
   return mma::opencl_setup(cl, p, mma::OpenClKernel::TensorCores,
-                           mma::shipped_schedule(false, p.image.channels, p.blur.radius));
+                           mma::shipped_schedule(false, p.image.channels, p.blur.radius, mma::aligned_rows(p.image)));
 }
 
 gauss::OpenClLaunch portable_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
@@ -47,7 +47,8 @@ gauss::OpenClLaunch portable_opencl(gauss::OpenClSession& cl, const gauss::Probl
 #ifdef GAUSS_HAVE_CUDA
 gauss::CudaLaunch main_cuda(const gauss::Problem& p) {
   return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-    if (!launch_blur_mma(in, out, p, stream, mma::shipped_schedule(true, p.image.channels, p.blur.radius)))
+    if (!launch_blur_mma(in, out, p, stream,
+                         mma::shipped_schedule(true, p.image.channels, p.blur.radius, mma::aligned_rows(p.image))))
       launch_blur_ring(in, out, p, stream);
   };
 }
