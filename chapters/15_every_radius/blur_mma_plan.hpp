@@ -126,25 +126,25 @@ inline int walk_blocks(int width, int height, int columns_per_tile, int rows_per
 /// (fill, then compute). The section `overlap` times both.
 enum class Schedule { Overlapped, Serial };
 
-/// The schedule `main` ships with at @p radius, the faster of the two on the
-/// H200: overlapped, except in RGBA in CUDA, where the overlapped kernel
-/// spills a word in flight at 3 blocks an SM and is slower (README, Why), but
-/// at radius 7 and 8 on rows that are all 16-byte aligned (@p aligned_rows),
-/// where it runs 2 blocks an SM without the spill (blur_mma.cu,
+/// Whether every row of @p image starts on a 16-byte boundary (the kernels
+/// then load and store whole 16-byte words; the others shift them).
+constexpr bool aligned_rows(const gauss::ImageGeometry& image) { return image.pitch % 16 == 0; }
+
+/// The schedule `main` ships with for @p image at @p radius, the faster of the
+/// two on the H200: overlapped, except in RGBA in CUDA, where the overlapped
+/// kernel spills a word in flight at 3 blocks an SM and is slower (README,
+/// Why), but at radius 7 and 8 on rows that are all 16-byte aligned, where it
+/// runs 2 blocks an SM without the spill (blur_mma.cu,
 /// min_blocks_per_sm; on other rows the kernel that shifts each word was
 /// 1.12-1.14x slower overlapped than serial); and in OpenCL from radius 9,
 /// where NVIDIA's compiler gives the overlapped kernel 190-203 registers a
 /// thread, so one work-group of 256 fits a compute unit instead of two
 /// (README, Why).
-constexpr Schedule shipped_schedule(bool cuda, int channels, int radius, bool aligned_rows) {
-  if (channels != 4) return Schedule::Overlapped;
-  if (cuda) return aligned_rows && (radius == 7 || radius == 8) ? Schedule::Overlapped : Schedule::Serial;
+constexpr Schedule shipped_schedule(bool cuda, const gauss::ImageGeometry& image, int radius) {
+  if (image.channels != 4) return Schedule::Overlapped;
+  if (cuda) return aligned_rows(image) && (radius == 7 || radius == 8) ? Schedule::Overlapped : Schedule::Serial;
   return radius >= 9 ? Schedule::Serial : Schedule::Overlapped;
 }
-
-/// Whether every row of @p image starts on a 16-byte boundary (CUDA's
-/// kernels then load and store whole 16-byte words; the others shift them).
-constexpr bool aligned_rows(const gauss::ImageGeometry& image) { return image.pitch % 16 == 0; }
 
 /// The same in OpenCL on NVIDIA. RGBA overlapped: 16 rows. At 32 NVIDIA's
 /// compiler gives that kernel 151 registers a thread (ptxas through

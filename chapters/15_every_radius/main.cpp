@@ -36,8 +36,7 @@ namespace {
 // the portable float kernel everywhere else.
 gauss::OpenClLaunch main_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
   if (!mma::has_ptx(cl)) return mma::opencl_setup(cl, p, mma::OpenClKernel::Float);
-  return mma::opencl_setup(cl, p, mma::OpenClKernel::TensorCores,
-                           mma::shipped_schedule(false, p.image.channels, p.blur.radius, mma::aligned_rows(p.image)));
+  return mma::opencl_setup(cl, p, mma::OpenClKernel::TensorCores, mma::shipped_schedule(false, p.image, p.blur.radius));
 }
 
 gauss::OpenClLaunch portable_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
@@ -47,8 +46,7 @@ gauss::OpenClLaunch portable_opencl(gauss::OpenClSession& cl, const gauss::Probl
 #ifdef GAUSS_HAVE_CUDA
 gauss::CudaLaunch main_cuda(const gauss::Problem& p) {
   return [p](const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) {
-    if (!launch_blur_mma(in, out, p, stream,
-                         mma::shipped_schedule(true, p.image.channels, p.blur.radius, mma::aligned_rows(p.image))))
+    if (!launch_blur_mma(in, out, p, stream, mma::shipped_schedule(true, p.image, p.blur.radius)))
       launch_blur_ring(in, out, p, stream);
   };
 }

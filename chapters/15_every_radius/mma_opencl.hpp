@@ -93,7 +93,7 @@ inline gauss::OpenClLaunch opencl_setup(gauss::OpenClSession& cl, const gauss::P
                                 (kernel == OpenClKernel::TensorCores ? " -D NV_PTX" : "") +
                                 (schedule == Schedule::Serial && !floats ? " -D SERIAL" : "") +
                                 // Rows not all 16-byte aligned: the kernel that shifts words into place.
-                                (g.pitch % 16 != 0 ? " -D SHIFTED_ROWS" : "");
+                                (aligned_rows(g) ? "" : " -D SHIFTED_ROWS");
     k = cl.kernel(gauss::embedded::blur_mma_cl, floats ? "blur_tiles_f32" : "blur_mma", options);
     const std::size_t local_bytes = k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(cl.info.device);
     if (local_bytes <= cl.info.local_memory) break;

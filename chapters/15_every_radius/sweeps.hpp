@@ -324,8 +324,7 @@ inline void mma_check(gauss::SectionContext& context) {
       if (context.opencl != nullptr) {
         const bool ptx = mma::has_ptx(*context.opencl);
         const gauss::Variant v =
-            mma_variant("mma", gauss::Api::OpenCL,
-                        mma::shipped_schedule(false, input.channels, radius, mma::aligned_rows(input.geometry())),
+            mma_variant("mma", gauss::Api::OpenCL, mma::shipped_schedule(false, input.geometry(), radius),
                         ptx ? mma::OpenClKernel::TensorCores : mma::OpenClKernel::Emulated);
         gauss::OpenClRunner runner(*context.opencl, input);
         add(runner.run(v, blur, reference, settings), ptx ? "mma.sync (PTX)" : "mma.sync emulated");
@@ -333,8 +332,7 @@ inline void mma_check(gauss::SectionContext& context) {
 #ifdef GAUSS_HAVE_CUDA
       if (context.cuda != nullptr) {
         const gauss::Variant v =
-            mma_variant("mma", gauss::Api::Cuda,
-                        mma::shipped_schedule(true, input.channels, radius, mma::aligned_rows(input.geometry())));
+            mma_variant("mma", gauss::Api::Cuda, mma::shipped_schedule(true, input.geometry(), radius));
         gauss::CudaRunner runner(*context.cuda, input);
         add(runner.run(v, blur, reference, settings), "mma.sync");
       }
