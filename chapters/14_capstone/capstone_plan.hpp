@@ -49,12 +49,23 @@ constexpr Knobs shipped(int channels, bool opencl = false) {
 /// same tile with 2 x radius halo rows and a ring of 2 x radius + 1 rows.
 /// CUDA asks for fewer blocks per SM where the ring would not fit the
 /// registers without spilling (ptxas -v): RGBA radius 4 (9 rows of 8 pairs,
-/// 167 registers) 3 blocks, gray radius 5 (11 rows of 4 pairs) 6.
+/// 150 registers at 12 rows) 3 blocks, gray radius 5 (11 rows of 4 pairs) 6.
+/// Each warp sums its rows and their 2 x radius halo rows horizontally, so
+/// taller warps pay less for the halo as the radius grows: OpenCL gray takes
+/// 8 rows (its radius-2 tile has 4: at radius 3 each warp summed 10 rows for
+/// 4, then 14 for 8), CUDA RGBA at radius 4 takes 12. On the H200, same run,
+/// two runs each: OpenCL gray 4 -> 8 rows 0.0278-0.0281 -> 0.0255 ms at
+/// radius 3, 0.0322-0.0323 -> 0.0303-0.0304 at 4, 0.0368 -> 0.0327-0.0328 at
+/// 5; CUDA RGBA at 4, 8 -> 12 rows 0.112-0.113 -> 0.107. Other heights lost
+/// or tied: CUDA gray 12 and 16 rows at 3-5, CUDA RGBA 12 and 16 at 3 and
+/// 16 at 4; OpenCL RGBA 10 rows 2% faster at 3 and 4 than its 8.
 constexpr Knobs wide(int channels, int radius, bool opencl = false) {
   Knobs k = shipped(channels, opencl);
   k.radius = radius;
   if (!opencl && channels == 4 && radius >= 4) k.min_blocks = 3;
   if (!opencl && channels == 1 && radius >= 5) k.min_blocks = 6;
+  if (opencl && channels == 1) k.rows = 8;
+  if (!opencl && channels == 4 && radius == 4) k.rows = 12;
   return k;
 }
 

@@ -112,7 +112,12 @@ gauss::OpenClLaunch capstone_opencl(gauss::OpenClSession& cl, const gauss::Probl
 gauss::OpenClLaunch main_opencl(gauss::OpenClSession& cl, const gauss::Problem& p) {
   const bool ptx = use_ptx(cl);
   const int channels = p.image.channels;
-  return capstone_opencl(cl, p, ptx ? capstone::shipped(channels, true) : portable_knobs(channels), ptx);
+  if (!ptx) return capstone_opencl(cl, p, portable_knobs(channels), false);
+  // Radius 3 and up in packed halves: the wider blur's tile (capstone::wide).
+  const auto weights = half2::wide_half2_weights(p.blur);
+  const int radius = weights ? weights->radius : 2;
+  return capstone_opencl(
+      cl, p, radius >= 3 ? capstone::wide(channels, radius, true) : capstone::shipped(channels, true), true);
 }
 
 // `portable`: the portable kernel on every platform, NVIDIA's too.
