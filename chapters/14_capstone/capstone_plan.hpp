@@ -69,6 +69,12 @@ constexpr Knobs wide(int channels, int radius, bool opencl = false) {
   return k;
 }
 
+/// The tile `main` runs for a blur of @p radius in packed halves: the shipped
+/// one to radius 2 (radius 1 as 2), the wider blur's above.
+constexpr Knobs main_knobs(int channels, int radius, bool opencl = false) {
+  return radius >= 3 ? wide(channels, radius, opencl) : shipped(channels, opencl);
+}
+
 /// The widest radius the shipped tile sums for @p channels: a lane takes its
 /// neighbours' pairs from the next lane only, 2 x radius pairs for RGBA (8
 /// in a 16-byte lane: radius 4), (radius + 1) / 2 for gray.

@@ -113,11 +113,9 @@ gauss::OpenClLaunch main_opencl(gauss::OpenClSession& cl, const gauss::Problem& 
   const bool ptx = use_ptx(cl);
   const int channels = p.image.channels;
   if (!ptx) return capstone_opencl(cl, p, portable_knobs(channels), false);
-  // Radius 3 and up in packed halves: the wider blur's tile (capstone::wide).
   const auto weights = half2::wide_half2_weights(p.blur);
   const int radius = weights ? weights->radius : 2;
-  return capstone_opencl(
-      cl, p, radius >= 3 ? capstone::wide(channels, radius, true) : capstone::shipped(channels, true), true);
+  return capstone_opencl(cl, p, capstone::main_knobs(channels, radius, true), true);
 }
 
 // `portable`: the portable kernel on every platform, NVIDIA's too.

@@ -233,8 +233,8 @@ void knob_sweep(gauss::SectionContext& context, const KnobbedOpenCl& overlap_ope
 }
 
 // --- The packed halves at every radius they serve, on any OpenCL device --------
-// The shipped tile (from radius 3 capstone::wide's, as `main` runs it) in
-// packed halves at radius 1 to 5 (RGBA to 4), sigma =
+// The tile `main` runs (capstone::main_knobs) in packed halves at radius 1
+// to 5 (RGBA to 4), sigma =
 // max(0.5, radius / 3), each against the reference: through inline PTX on
 // NVIDIA's platform, and elsewhere with its halves emulated in OpenCL C and
 // each item summing its neighbours (no shuffles): correct, a hundred times
@@ -255,8 +255,7 @@ inline void halves_check(gauss::SectionContext& context, const KnobbedOpenCl& ca
     for (int radius = 1; radius <= capstone::wide_max_radius(input.channels); ++radius) {
       const gauss::BlurSpec blur{std::max(0.5, radius / 3.0), radius};
       if (!half2::wide_half2_weights(blur)) continue;  // not proven: main would not take it either
-      capstone::Knobs knobs =
-          radius >= 3 ? capstone::wide(input.channels, radius, true) : capstone::shipped(input.channels, true);
+      capstone::Knobs knobs = capstone::main_knobs(input.channels, radius, true);
       knobs.shuffles = ptx;  // OpenCL C 1.2 has no shuffle
       const gauss::Image reference = gauss::blur_reference(input, blur);
       const gauss::Variant v = point([knobs, ptx, capstone_opencl](gauss::OpenClSession& cl, const gauss::Problem& p) {
