@@ -49,7 +49,10 @@ constexpr Knobs shipped(int channels, bool opencl = false) {
 /// same tile with 2 x radius halo rows and a ring of 2 x radius + 1 rows.
 /// CUDA asks for fewer blocks per SM where the ring would not fit the
 /// registers without spilling (ptxas -v): RGBA radius 4 (9 rows of 8 pairs,
-/// 150 registers at 12 rows) 3 blocks, gray radius 5 (11 rows of 4 pairs) 6.
+/// 150 registers at 12 rows) 3 blocks, gray radius 5 (11 rows of 4 pairs) 6;
+/// and for more where they fit: RGBA radius 3 at 5 blocks keeps its ring of
+/// 7 rows in 95 registers (123 at 4 blocks), 0.0867-0.0872 -> 0.0848-0.0849
+/// ms on the H200 (three runs each; 3 blocks 0.0948-0.0952).
 /// Each warp sums its rows and their 2 x radius halo rows horizontally, so
 /// taller warps pay less for the halo as the radius grows: OpenCL gray takes
 /// 8 rows (its radius-2 tile has 4: at radius 3 each warp summed 10 rows for
@@ -58,11 +61,12 @@ constexpr Knobs shipped(int channels, bool opencl = false) {
 /// radius 3, 0.0322-0.0323 -> 0.0303-0.0304 at 4, 0.0368 -> 0.0327-0.0328 at
 /// 5; CUDA RGBA at 4, 8 -> 12 rows 0.112-0.113 -> 0.107. Other heights lost
 /// or tied: CUDA gray 12 and 16 rows at 3-5, CUDA RGBA 12 and 16 at 3 and
-/// 16 at 4; OpenCL RGBA 10 rows 2% faster at 3 and 4 than its 8.
+/// 16 at 4; OpenCL RGBA 10 rows 2% faster at 3 and 4 than its 8; CUDA
+/// RGBA 10 rows at 3, 1.01x (6: 1.09x slower).
 constexpr Knobs wide(int channels, int radius, bool opencl = false) {
   Knobs k = shipped(channels, opencl);
   k.radius = radius;
-  if (!opencl && channels == 4 && radius >= 4) k.min_blocks = 3;
+  if (!opencl && channels == 4) k.min_blocks = radius == 3 ? 5 : 3;
   if (!opencl && channels == 1 && radius >= 5) k.min_blocks = 6;
   if (opencl && channels == 1) k.rows = 8;
   if (!opencl && channels == 4 && radius == 4) k.rows = 12;
