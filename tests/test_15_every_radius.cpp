@@ -84,9 +84,9 @@ TEST_CASE("15_every_radius: CUDA main on goldens and awkward sizes, radius 1-16"
 // The emulation runs the very data paths of the tensor-core kernel, gray and
 // RGBA, on 131 x 70 (tiles cut on both sides; rows not 16-byte aligned, so
 // the kernel built with SHIFTED_ROWS, in both formats). On the CPU a
-// radius costs seconds, so two: radius 3 (the horizontal band takes one
-// k-step of 32 columns, the vertical band two of 16 rows: KH and KV in
-// blur_mma.cl) and radius 13 (two and three).
+// radius costs seconds, so two: radius 3 (the horizontal band takes two
+// k-steps of 16 columns, the vertical band two of 16 rows: KH and KV in
+// blur_mma.cl) and radius 13 (three and three).
 TEST_CASE("15_every_radius: the tensor-core kernel, radius 3 and 13 (emulated on the CPU)", "[ch15][opencl]") {
   check_mma("opencl", "131x70", {1.0, 3});
   check_mma("opencl", "131x70", {4.0, 13});
@@ -131,14 +131,18 @@ TEST_CASE("15_every_radius: the error bound", "[ch15]") {
     for (double sigma : {0.3, 0.5, 1.0, radius / 3.0, 3.0, 8.0}) {
       const BlurSpec blur{sigma, radius};
       const mma::Weights w = mma::quantise(blur);
-      // The horizontal weights sum to 2^15 exactly: a constant image stays constant.
-      std::uint32_t sum = 0;
-      for (int k = 0; k <= 2 * radius; ++k) sum += w.h15[k];
-      CHECK(sum == 32768u);
+      // The horizontal sums start at -1024 x the half weights' sum (about 1), which takes out the 1024 of
+      // every byte made a half (1024 + p).
+      double sum = 0;
+      for (int k = 0; k <= 2 * radius; ++k) sum += mma::half_value(w.v16[k]);
+      CHECK(w.bias == static_cast<float>(-1024.0 * sum));
+      CHECK(sum == Approx(1.0).epsilon(0.002));
       const mma::ErrorBound b = mma::error_bound(blur, w);
       INFO("sigma " << sigma << " radius " << radius << ": total " << b.total());
       CHECK(b.total() < 0.25);
       CHECK(b.halves == Approx(0.0625).epsilon(0.01));  // 2^-4 times weights summing to about 1
+      CHECK(b.horizontal_sums > 0.0);
+      CHECK(b.horizontal_sums < 0.02);
       CHECK(mma::serves(blur));
     }
   // Half-float rounding, by hand: 0.40261995 is 0x3671 (0.402588), 2^-24 the smallest subnormal.

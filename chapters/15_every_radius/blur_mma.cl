@@ -2,18 +2,19 @@
 // the same kernel in CUDA; read its opening comment first).
 //
 // A blur is two banded matrix products. Along a row, out[x] = sum_k w[k]
-// in[x - R + k]: a 16 x 32 band of weights times 32 input columns of 8 rows
+// in[x - R + k]: a 16 x 16 band of weights times 16 input columns of 8 rows
 // gives 16 outputs of each row (transposed: 16 columns x 8 rows), one
-// mma.sync on the tensor cores. Down a column, a 16 x 16 band of weights
-// times 16 rows of those sums. Per tile of TH x TW output pixels a work-group
+// mma.sync on the tensor cores, two or more such steps covering the 16 + 2R
+// columns. Down a column, a 16 x 16 band of weights times 16 rows of those
+// sums. Per tile of TH x TW output pixels a work-group
 //  1. stores the tile's input bytes and their halo, which its items loaded
 //     into registers during the tile before, into local memory as planes
 //     (RGBA: one plane per channel), and loads its next tile's;
-//  2. horizontal pass, exact: 15-bit integer weights split into high and low
-//     bytes times the input bytes (two u8 products, int32 sums), so that the
-//     sum is exact; each sum becomes a half float, and the halves, as the
-//     products leave them in a lane's registers, are the vertical pass's
-//     operand: they never go through local memory;
+//  2. horizontal pass: half-float weights times the input bytes, each made
+//     the half 1024 + b by a byte permute (exact), float sums that start at
+//     -1024 x the weights' sum; each sum becomes a half float, and the
+//     halves, as the products leave them in a lane's registers, are the
+//     vertical pass's operand: they never go through local memory;
 //  3. vertical pass: the band of half-float weights times the halves, float
 //     sums (f16 products are exact in float), rounded half up to a byte.
 // blur_mma_plan.hpp quantises the weights and bounds the error (< 1 level).
@@ -44,10 +45,8 @@
 #define START (OFFSET & ~3)
 #define SHIFT (OFFSET & 3)
 #define SPAN (SHIFT + 16 + 2 * RADIUS)          /* the columns a warp reads */
-#define KH ((SPAN + 31) / 32)                   /* 32-column steps of the horizontal pass */
-/* The last step's second 16 columns, where they lie past the span, meet zero weights and are not read. */
-#define LAST_HALF_READ (32 * (KH - 1) + 16 < SPAN)
-#define READ_COLS (32 * (KH - 1) + (LAST_HALF_READ ? 32 : 16))
+#define KH ((SPAN + 15) / 16)                   /* 16-column steps of the horizontal pass */
+#define READ_COLS (16 * KH)
 #define RAW_COLS ((TW - 16 + START + READ_COLS + 15) / 16 * 16) /* bytes per plane row */
 /* An odd number of 16-byte chunks per row: the 8 rows a warp's loads read at once fall in different banks. */
 #define RAW_STRIDE ((RAW_COLS / 16) % 2 ? RAW_COLS : RAW_COLS + 16)
@@ -89,8 +88,8 @@
 
 /* Layout shared with the host (blur_mma_plan.hpp): the quantised weights. */
 typedef struct {
-    uint h15[33]; /* horizontal weights x 2^15, summing to 2^15 */
-    uint v16[33]; /* vertical weights as half-float bits */
+    uint v16[33]; /* the weights as half-float bits (both passes) */
+    float bias;   /* -1024 x their sum: where the horizontal sums start */
 } MmaWeights;
 
 /* The persistent grid's walk over the tiles (blur_mma_plan.hpp): group b of G
@@ -120,14 +119,6 @@ inline uint byte_of(uint word, int k)
 #ifdef NV_PTX
 #define SCRATCH_PARAM
 #define SCRATCH_ARG
-/* D = A B + D: 16x32 u8 times 32x8 u8, int32 sums. */
-inline void mma_u8(int* d, const uint* a, const uint* b)
-{
-    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%0,%1,%2,%3};"
-                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
 /* D = A B + D: 16x16 f16 times 16x8 f16, float sums. */
 inline void mma_f16(float* d, const uint* a, const uint* b)
 {
@@ -140,6 +131,13 @@ inline uint pack_halves(float lo, float hi)
 {
     uint d;
     asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi), "f"(lo));
+    return d;
+}
+/* Bytes 0 and 1 (part 0) or 2 and 3 (part 1) of @p bytes as two halves 1024 + b: bits 0x64, b. */
+inline uint bytes_as_halves(uint bytes, int part)
+{
+    uint d;
+    asm("prmt.b32 %0, %1, 0x64646464, %2;" : "=r"(d) : "r"(bytes), "r"(part ? 0x5342 : 0x5140));
     return d;
 }
 #else
@@ -195,33 +193,10 @@ inline __local uint* my_scratch(__local uint* scratch)
 {
     return scratch + (get_local_id(1) * 32 + get_local_id(0)) * LANE_WORDS;
 }
-inline void mma_u8(int* d, const uint* a, const uint* b, __local uint* scratch)
+inline uint bytes_as_halves(uint bytes, int part)
 {
-    __local uint* mine = my_scratch(scratch);
-    for (int k = 0; k < 4; ++k) {
-        mine[k] = a[k];
-    }
-    mine[4] = b[0];
-    mine[5] = b[1];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    __local const uint* warp = scratch + get_local_id(1) * 32 * LANE_WORDS;
-    const int lane = get_local_id(0);
-    const int g = lane >> 2;
-    const int t = lane & 3;
-    for (int q = 0; q < 4; ++q) {
-        const int row = g + 8 * (q / 2);
-        const int col = 2 * t + (q % 2);
-        int sum = 0;
-        for (int kk = 0; kk < 32; ++kk) {
-            /* A[row][kk]: lane 4 (row % 8) + (kk % 16) / 4, register (row >= 8) + 2 (kk >= 16), byte kk % 4 */
-            const uint a_word = warp[(4 * (row % 8) + (kk % 16) / 4) * LANE_WORDS + (row >= 8) + 2 * (kk >= 16)];
-            /* B[kk][col]: lane 4 col + (kk % 16) / 4, register kk >= 16, byte kk % 4 */
-            const uint b_word = warp[(4 * col + (kk % 16) / 4) * LANE_WORDS + 4 + (kk >= 16)];
-            sum += (int)(byte_of(a_word, kk % 4) * byte_of(b_word, kk % 4));
-        }
-        d[q] += sum;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint pair = part ? bytes >> 16 : bytes;
+    return 0x64006400u | (pair & 0xFFu) | (pair & 0xFF00u) << 8;
 }
 inline void mma_f16(float* d, const uint* a, const uint* b, __local uint* scratch)
 {
@@ -289,18 +264,20 @@ inline uint rounded_bits(float v)
 #endif
 
 /* ---- The weights' bands, as each lane holds them ---------------------------------- */
-/* The horizontal band, the A operand: A[m][kk] = w[32 ks + kk - SHIFT - m]
- * (output column m of the warp's 16, input column kk of the step's 32; 0
- * outside 0..2R), as the byte `part` (0 low, 1 high) of the 15-bit weights;
- * lane (g, t) holds register reg: m = g + 8 (reg % 2), kk = 16 (reg / 2) + 4t .. +3. */
-inline uint band_u8(__constant const MmaWeights* w, int ks, int part, int reg, int g, int t)
+/* The horizontal band, the A operand: A[m][k] = v[16 ks + col(k) - SHIFT - m]
+ * (output column m of the warp's 16, input column col(k) of the step's 16; 0
+ * outside 0..2R), half floats. The order of k within a product is the
+ * kernel's to choose, so long as A and B agree: k = 2t + h is column 4t + h,
+ * k = 2t + 8 + h column 4t + 2 + h, so that the B fragment (b0: k 2t, 2t+1;
+ * b1: k 2t+8, 2t+9) is the 4 bytes of row g at column 4t. Lane (g, t) holds
+ * register reg: m = g + 8 (reg % 2), columns 4t + 2 (reg / 2), +1. */
+inline uint band_horizontal(__constant const MmaWeights* w, int ks, int reg, int g, int t)
 {
     const int m = g + 8 * (reg % 2);
     uint word = 0;
-    for (int b = 0; b < 4; ++b) {
-        const int k = 32 * ks + 16 * (reg / 2) + 4 * t + b - SHIFT - m;
-        const uint weight = (k >= 0 && k < TAPS) ? w->h15[k] : 0u;
-        word |= ((part ? weight >> 8 : weight) & 0xFFu) << (8 * b);
+    for (int h = 0; h < 2; ++h) {
+        const int tap = 16 * ks + 4 * t + 2 * (reg / 2) + h - SHIFT - m;
+        word |= ((tap >= 0 && tap < TAPS) ? w->v16[tap] : 0u) << (16 * h);
     }
     return word;
 }
@@ -584,18 +561,16 @@ __kernel __attribute__((reqd_work_group_size(32, WARPS, 1))) void blur_mma(
     const int g = lane >> 2;
     const int t = lane & 3;
 
-    /* The bands, once per group (the group then loops over tiles): [step][part][register]
-     * and [step][register]; the same for every warp, whose inputs all start SHIFT
-     * past a 4-byte boundary. */
-    uint hband[KH][2][4];
+    /* The bands, once per group (the group then loops over tiles): [step][register];
+     * the same for every warp, whose inputs all start SHIFT past a 4-byte boundary. */
+    uint hband[KH][4];
     uint vband[KV][4];
+    const float bias = weights->bias; /* -1024 x the weights' sum: the horizontal sums' start */
 UNROLL
     for (int ks = 0; ks < KH; ++ks)
 UNROLL
-        for (int part = 0; part < 2; ++part)
-UNROLL
-            for (int reg = 0; reg < 4; ++reg)
-                hband[ks][part][reg] = band_u8(weights, ks, part, reg, g, t);
+        for (int reg = 0; reg < 4; ++reg)
+            hband[ks][reg] = band_horizontal(weights, ks, reg, g, t);
 UNROLL
     for (int ks = 0; ks < KV; ++ks)
 UNROLL
@@ -663,34 +638,24 @@ UNROLL
 UNROLL
             for (int p = 0; p < TH / 16; ++p) {
                 /* 2. Horizontal: the sums of the groups band p reads first. H^T (16
-                 * columns x 8 rows) = band (16 x 32) x input^T (32 x 8), exact; lane
-                 * (g, t) reads 4 bytes of row g at columns 4t and 16 + 4t of each
-                 * 32-column step: its B fragment. */
+                 * columns x 8 rows) = band (16 x 16) x input^T (16 x 8) a step, float
+                 * sums; lane (g, t) reads 4 bytes of row g at column 4t of each
+                 * 16-column step: its B fragment, as halves 1024 + b. */
 UNROLL
                 for (int q = p == 0 ? 0 : 2 * p + 2 * KV - 2; q < 2 * p + 2 * KV; ++q) {
                     if (q >= GROUPS) {
                         halves[q][0] = halves[q][1] = 0; /* rows past the tile's: zero weights */
                         continue;
                     }
-                    int hi[4] = {0, 0, 0, 0};
-                    int lo[4] = {0x4B000000, 0x4B000000, 0x4B000000, 0x4B000000}; /* 2^23 as float bits, see below */
+                    float h[4] = {bias, bias, bias, bias};
 UNROLL
                     for (int ks = 0; ks < KH; ++ks) {
-                        __local const uchar* at = smem + strip + (8 * q + g) * RAW_STRIDE + 32 * ks;
-                        uint b[2];
-                        b[0] = *(__local const uint*)at;
-                        b[1] = (ks < KH - 1 || LAST_HALF_READ) ? *(__local const uint*)(at + 16) : 0u;
-                        mma_u8(hi, hband[ks][1], b SCRATCH_ARG);
-                        mma_u8(lo, hband[ks][0], b SCRATCH_ARG);
+                        const uint bytes = *(__local const uint*)(smem + strip + (8 * q + g) * RAW_STRIDE + 16 * ks);
+                        const uint b[2] = {bytes_as_halves(bytes, 0), bytes_as_halves(bytes, 1)};
+                        mma_f16(h, hband[ks], b SCRATCH_ARG);
                     }
-                    /* Exact: 256 hi + lo = 2^23 + sum (sum < 2^23), whose float bits are
-                     * those very bits; times 2^-15, minus 256: sum x 2^-15 exactly. Lane
-                     * (g, t) holds columns g, g + 8 of rows 2t, 2t + 1: packed in pairs
-                     * down the rows, exactly the B fragments of the vertical product. */
-                    float h[4];
-                    for (int k = 0; k < 4; ++k) {
-                        h[k] = fma(as_float(256 * hi[k] + lo[k]), 0x1.0p-15f, -256.0f);
-                    }
+                    /* Lane (g, t) holds columns g, g + 8 of rows 2t, 2t + 1: packed in
+                     * pairs down the rows, exactly the B fragments of the vertical product. */
                     halves[q][0] = pack_halves(h[0], h[1]);
                     halves[q][1] = pack_halves(h[2], h[3]);
                 }

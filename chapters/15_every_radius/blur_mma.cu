@@ -1,11 +1,12 @@
 // Chapter 15: every radius on the tensor cores, in CUDA.
 //
 // A separable blur is two banded matrix products. Along a row,
-// out[x] = sum_k w[k] in[x - R + k]: a 16 x 32 band of weights
-// (A[m][kk] = w[kk - m - shift]) times 32 input bytes of 8 rows gives 16
+// out[x] = sum_k w[k] in[x - R + k]: a 16 x 16 band of weights
+// (A[m][kk] = w[kk - m - shift]) times 16 input columns of 8 rows gives 16
 // outputs of each of the 8 rows (transposed: H^T, 16 columns x 8 rows) in one
-// mma.sync on the tensor cores; down a column, a 16 x 16 band of weights times
-// 16 rows x 8 columns of those sums. The tensor cores do 2048-4096
+// mma.sync on the tensor cores, two or more such steps covering the 16 + 2R
+// columns; down a column, a 16 x 16 band of weights times 16 rows x 8 columns
+// of those sums. The tensor cores do 2048-4096
 // multiply-adds per instruction, so the arithmetic that sinks the float
 // kernels at large radii (2(2R+1) per value: 66 at radius 16) costs a few
 // instructions per pixel here, and every radius runs at about the speed of
@@ -17,34 +18,35 @@
 //     registers while the tile before was computed (or just now: serial),
 //     into shared memory as planes of bytes (RGBA: one plane per channel),
 //     and issues the loads of its next tile;
-//  2. horizontal pass, exact: the 15-bit weights h15 split into their high
-//     and low bytes times the bytes (u8), two mma.sync.m16n8k32 with int32
-//     sums; 256 hi + lo is 2^23 + the exact sum S, as float bits, so one
-//     multiply-add turns it into S x 2^-15, rounded to a half float;
-//  3. vertical pass: half-float weights times those halves,
-//     mma.sync.m16n8k16 f16 with float sums, rounded half up to a byte;
+//  2. horizontal pass: half-float weights times the bytes made half floats,
+//     mma.sync.m16n8k16 f16 with float sums, rounded to half floats. A byte
+//     b becomes a half by one byte permute, as the half 1024 + b (bits 0x64
+//     and b: exact); the sums start at -1024 x the weights' sum, which takes
+//     the 1024s out again;
+//  3. vertical pass: half-float weights times those halves, the same
+//     instruction, float sums, rounded half up to a byte;
 //  4. stages the bytes and stores whole rows.
 // Between 2 and 3 the halves stay where the horizontal product left them:
 // the transposed product's accumulators, paired down the rows, are exactly
 // the vertical product's B fragments, so the halves never go through shared
 // memory. blur_mma_plan.hpp quantises the weights and proves the result within
-// one level of the exact blur (below 0.25 of a level for every blur served).
+// one level of the exact blur (below 0.26 of a level for every blur served).
 //
 // The block loops over tiles (a persistent grid of as many blocks as fit on
 // the SMs), so the weights' bands, which each lane holds in registers in the
 // tensor cores' fragment layout, are built once per block. The fragment
-// layouts are the PTX ISA's ("Matrix Fragments for mma.m16n8k32" and "...
-// m16n8k16"), with g = lane / 4 and t = lane % 4:
-//   u8 A 16x32:  a0 row g, k 4t..4t+3; a1 row g+8; a2 row g, k 16+4t..; a3 row g+8, k 16+4t..
-//   u8 B 32x8:   b0 col g, k 4t..4t+3; b1 col g, k 16+4t..
+// layouts are the PTX ISA's ("Matrix Fragments for mma.m16n8k16"), with g =
+// lane / 4 and t = lane % 4:
 //   f16 A 16x16: a0 row g, k 2t, 2t+1; a1 row g+8; a2 row g, k 2t+8, +9; a3 row g+8, k 2t+8, +9
 //   f16 B 16x8:  b0 col g, k 2t, 2t+1; b1 col g, k 2t+8, +9
 //   C/D 16x8:    c0, c1 row g, cols 2t, 2t+1; c2, c3 row g+8
-// So the horizontal B fragment is 4 bytes of image row g at column 4t (and
-// 16 + 4t): one 32-bit load from the plane. Its result H^T has c0, c1 =
-// (column g; rows 2t, 2t+1), which, as a pair of halves, is b0 of the
-// vertical product for rows 0-7 of K (b1: the next 8 rows), columns 0-7;
-// c2, c3 the same for columns 8-15.
+// The order of k within a product is the kernel's to choose, so long as A and
+// B agree: the horizontal product takes k = 2t, 2t+1 as input columns 4t,
+// 4t+1 and k = 2t+8, 2t+9 as 4t+2, 4t+3, so that its B fragment (b0, b1) is
+// the 4 bytes of image row g at column 4t: one 32-bit load from the plane and
+// two byte permutes. Its result H^T has c0, c1 = (column g; rows 2t, 2t+1),
+// which, as a pair of halves, is b0 of the vertical product for rows 0-7 of K
+// (b1: the next 8 rows), columns 0-7; c2, c3 the same for columns 8-15.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -79,11 +81,8 @@ struct Tile {
   static constexpr int kStart = (16 - R) & ~3;
   static constexpr int kShift = (16 - R) & 3;
   static constexpr int kSpan = kShift + 16 + 2 * R;  // the columns a warp reads
-  static constexpr int kKH = (kSpan + 31) / 32;      // 32-column steps of the horizontal pass
-  // The last step's second 16 columns, where they lie past the span, meet
-  // zero weights and are not read.
-  static constexpr bool kLastHalfRead = 32 * (kKH - 1) + 16 < kSpan;
-  static constexpr int kReadCols = 32 * (kKH - 1) + (kLastHalfRead ? 32 : 16);
+  static constexpr int kKH = (kSpan + 15) / 16;      // 16-column steps of the horizontal pass
+  static constexpr int kReadCols = 16 * kKH;
   static constexpr int kRawCols = (16 * (kWarps - 1) + kStart + kReadCols + 15) / 16 * 16;
   // An odd number of 16-byte chunks per row: the 8 rows a warp's 32-bit loads
   // read at once fall in different banks.
@@ -108,12 +107,6 @@ struct Tile {
   static_assert(kTH % 16 == 0 && kGroupsRead >= kGroups, "whole 16-row bands; every group summed is read");
   static_assert(kSmemBytes <= 48 * 1024, "static shared memory");
 };
-
-__device__ __forceinline__ void mma_u8(int* d, const std::uint32_t* a, const std::uint32_t* b) {
-  asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
 
 __device__ __forceinline__ void mma_f16(float* d, const std::uint32_t* a, const std::uint32_t* b) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
@@ -143,22 +136,6 @@ __device__ __forceinline__ void next_tile(const mma::TileWalk& walk, int& tx, in
   }
 }
 
-// The horizontal band, the A operand: A[m][kk] = w[32 ks + kk - shift - m]
-// (output column m of the warp's 16, input column kk of the step's 32), byte
-// `part` (0 low, 1 high) of the 15-bit weights; lane (g, t) holds register
-// reg: m = g + 8 (reg % 2), kk = 16 (reg / 2) + 4t .. +3.
-template <int R>
-__device__ std::uint32_t band_u8(const Weights& w, int shift, int ks, int part, int reg, int g, int t) {
-  const int m = g + 8 * (reg % 2);
-  std::uint32_t word = 0;
-  for (int b = 0; b < 4; ++b) {
-    const int k = 32 * ks + 16 * (reg / 2) + 4 * t + b - shift - m;
-    const std::uint32_t weight = (k >= 0 && k < 2 * R + 1) ? w.h15[k] : 0u;
-    word |= ((part ? weight >> 8 : weight) & 0xFFu) << (8 * b);
-  }
-  return word;
-}
-
 // The vertical band, the A operand too: A[m][kk] = v[16 ks + kk - m], half
 // floats; lane (g, t) holds (m = g + 8 (reg % 2), kk = 2t + 8 (reg / 2), +1).
 template <int R>
@@ -168,6 +145,22 @@ __device__ std::uint32_t band_f16(const Weights& w, int ks, int reg, int g, int 
   for (int h = 0; h < 2; ++h) {
     const int k = 16 * ks + 2 * t + 8 * (reg / 2) + h - m;
     word |= ((k >= 0 && k < 2 * R + 1) ? w.v16[k] : 0u) << (16 * h);
+  }
+  return word;
+}
+
+// The horizontal band: A[m][k] = v[16 ks + col(k) - shift - m] (output
+// column m of the warp's 16, input column col(k) of the step's 16), half
+// floats, where col(k) is the column order of the B fragment (above): k = 2t
+// + h is column 4t + h, k = 2t + 8 + h column 4t + 2 + h. Lane (g, t) holds
+// register reg: m = g + 8 (reg % 2), columns 4t + 2 (reg / 2), +1.
+template <int R>
+__device__ std::uint32_t band_horizontal(const Weights& w, int shift, int ks, int reg, int g, int t) {
+  const int m = g + 8 * (reg % 2);
+  std::uint32_t word = 0;
+  for (int h = 0; h < 2; ++h) {
+    const int tap = 16 * ks + 4 * t + 2 * (reg / 2) + h - shift - m;
+    word |= ((tap >= 0 && tap < 2 * R + 1) ? w.v16[tap] : 0u) << (16 * h);
   }
   return word;
 }
@@ -401,13 +394,12 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C, Overlap && !
   if (const int word = warp * 32 + lane; word < static_cast<int>(sizeof(Weights) / 4))
     reinterpret_cast<std::uint32_t*>(smem)[word] = reinterpret_cast<const std::uint32_t*>(&weights)[word];
   __syncthreads();
-  std::uint32_t hband[T::kKH][2][4];  // [step][part: low, high][register]
+  std::uint32_t hband[T::kKH][4];  // [step][register]
 #pragma unroll
   for (int ks = 0; ks < T::kKH; ++ks)
 #pragma unroll
-    for (int part = 0; part < 2; ++part)
-#pragma unroll
-      for (int reg = 0; reg < 4; ++reg) hband[ks][part][reg] = band_u8<R>(*staged, T::kShift, ks, part, reg, g, t);
+    for (int reg = 0; reg < 4; ++reg) hband[ks][reg] = band_horizontal<R>(*staged, T::kShift, ks, reg, g, t);
+  const float bias = staged->bias;  // -1024 x the weights' sum: the horizontal sums' start
   std::uint32_t vband[T::kKV][4];
 #pragma unroll
   for (int ks = 0; ks < T::kKV; ++ks)
@@ -475,32 +467,27 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C, Overlap && !
 #pragma unroll
       for (int p = 0; p < T::kTH / 16; ++p) {
         // Step 2: the horizontal sums of the groups band p reads first:
-        // H^T (16 columns x 8 rows) = band (16 x 32) x input^T (32 x 8), exact
-        // (u8 products, int32 sums); lane (g, t) reads 4 bytes of row g at
-        // columns 4t and 16 + 4t of each 32-column step: its B fragment.
+        // H^T (16 columns x 8 rows) = band (16 x 16) x input^T (16 x 8) a
+        // step, float sums; lane (g, t) reads 4 bytes of row g at column 4t
+        // of each 16-column step: its B fragment.
 #pragma unroll
         for (int q = p == 0 ? 0 : 2 * p + 2 * T::kKV - 2; q < 2 * p + 2 * T::kKV; ++q) {
           if (q >= T::kGroups) {
             halves[q][0] = halves[q][1] = 0;  // rows past the tile's: zero weights
             continue;
           }
-          int hi[4] = {0, 0, 0, 0};
-          int lo[4] = {0x4B000000, 0x4B000000, 0x4B000000, 0x4B000000};  // 2^23 as float bits
+          float h[4] = {bias, bias, bias, bias};
 #pragma unroll
           for (int ks = 0; ks < T::kKH; ++ks) {
-            const std::uint8_t* at = strip + (8 * q + g) * T::kRawStride + 32 * ks;
-            const std::uint32_t b[2] = {
-                *reinterpret_cast<const std::uint32_t*>(at),
-                ks < T::kKH - 1 || T::kLastHalfRead ? *reinterpret_cast<const std::uint32_t*>(at + 16) : 0u};
-            mma_u8(hi, hband[ks][1], b);
-            mma_u8(lo, hband[ks][0], b);
+            const std::uint32_t bytes =
+                *reinterpret_cast<const std::uint32_t*>(strip + (8 * q + g) * T::kRawStride + 16 * ks);
+            // Bytes 0, 1 and 2, 3 as pairs of halves 1024 + b (bits 0x64, b).
+            const std::uint32_t b[2] = {__byte_perm(bytes, 0x64646464u, 0x5140),
+                                        __byte_perm(bytes, 0x64646464u, 0x5342)};
+            mma_f16(h, hband[ks], b);
           }
-          // 256 hi + lo = 2^23 + S (S < 2^23) as float bits; x 2^-15 - 256 = S x 2^-15, exact.
           // Lane (g, t) holds columns g, g + 8 of rows 2t, 2t + 1: packed in
           // pairs down the rows, exactly the B fragments of the vertical product.
-          float h[4];
-#pragma unroll
-          for (int k = 0; k < 4; ++k) h[k] = fmaf(__int_as_float(256 * hi[k] + lo[k]), 0x1.0p-15f, -256.0f);
           halves[q][0] = pack_halves(h[0], h[1]);
           halves[q][1] = pack_halves(h[2], h[3]);
         }

@@ -4,22 +4,28 @@
 // take them, and the proof that the result is within one level of the exact
 // blur, computed for the blur asked for.
 //
-// The two passes (blur_mma.cu's opening comment):
-//  * horizontal: input bytes times 15-bit integer weights h15[k] (summing to
-//    2^15 exactly), split into high and low bytes, int32 sums: the sum
-//    S = sum_k h15[k] p[k] is exact, and S x 2^-15 exact in float;
-//  * that sum rounded to a half float (11 significant bits);
-//  * vertical: half-float weights v[k] times those halves, float sums.
+// The two passes (blur_mma.cu's opening comment), both with the half-float
+// weights v[k] (11 significant bits):
+//  * horizontal: v[k] times the bytes p made halves 1024 + p (exact), float
+//    sums started at -1024 x sum_k v[k] (rounded to a float: `bias`), so
+//    that the sum is sum_k v[k] p[k] but for the float additions' rounding;
+//  * that sum rounded to a half float;
+//  * vertical: v[k] times those halves, float sums.
 // Against the exact blur sum_i sum_j w_i w_j p_ij, the result is off by
-//  * the weights' quantisation: |sum_ij (h_i v_j - w_i w_j) p_ij| at most
-//    255 x sum_ij |h_i v_j - w_i w_j| (h_i = h15[i] x 2^-15), the worst image;
+//  * the weights' quantisation: |sum_ij (v_i v_j - w_i w_j) p_ij| at most
+//    255 x sum_ij |v_i v_j - w_i w_j|, the worst image;
+//  * the float sums of the horizontal pass: 2R+1 products and the start,
+//    every partial sum below 2048 in size (the products 1024 + p times
+//    weights summing to about 1), so each addition rounds by at most 2^-24 x
+//    2048, and the start itself by 2^-24 x 1024; counted four times over,
+//    since the tensor cores' float additions need not round as IEEE
+//    additions do, and carried into the result times sum_j |v_j|;
 //  * the halves' rounding: each horizontal sum lies in [0, 255], where a half
 //    float's spacing is at most 2^-3, so it moves by at most 2^-4, and the
 //    vertical sum by at most 2^-4 x sum_j |v_j|;
 //  * the float sums of the vertical pass: at most 2R+1 additions of terms
 //    below 256, each rounding by at most 2^-24 x 256 relative to the sum;
-//    counted four times over, since the tensor cores' float additions need
-//    not round as IEEE additions do;
+//    counted four times over, as above;
 //  * the final rounding: the vertical sums start at 0.5, so v + 0.5 comes out
 //    of the float sums above; one more rounding allowed for it, 2^-16.
 // While the total stays below 1, floor(result + 0.5) is within one level of
@@ -27,8 +33,9 @@
 // kernels ask for less, below 1/2: they take floor(v + 0.5) as the low byte
 // of 2^23 + (v + 0.5) rounded down, which is that byte only while v + 0.5
 // stays within [0, 256) (exact values lie in [0, 255]). For every sigma from
-// 0.05 to 100 and radius 1 to 16 the total stays below 0.25 (section
-// `error_bound` prints the terms for the blur asked for).
+// 0.05 to 100 and radius 1 to 16 the total stays below 0.26 (0.254 at its
+// largest, sigma 0.69 at radius 16, where most taps are tiny halves; the
+// section `error_bound` prints the terms for the blur asked for).
 #pragma once
 
 #include <algorithm>
@@ -162,8 +169,8 @@ constexpr int opencl_tile_rows(int channels, Schedule schedule) {
 
 /// The weights as the kernels take them (OpenCL's MmaWeights: the layout must match).
 struct Weights {
-  std::uint32_t h15[33];  ///< horizontal weights x 2^15, summing to 2^15
-  std::uint32_t v16[33];  ///< vertical weights as half-float bits
+  std::uint32_t v16[33];  ///< the weights as half-float bits (both passes)
+  float bias;             ///< -1024 x their sum: where the horizontal sums start (blur_mma.cu, step 2)
 };
 
 /// @p value rounded to the nearest half float (ties to even), as bits. The
@@ -191,30 +198,29 @@ inline double half_value(std::uint32_t bits) {
   return field == 0 ? std::ldexp(fraction, -24) : std::ldexp(1024 + fraction, field - 25);
 }
 
-/// The weights for @p blur: h15 rounded and its centre tap corrected so that
-/// they sum to 2^15 exactly (a constant image stays constant), v16 rounded to
-/// half floats, both from the exact weights in double.
+/// The weights for @p blur: the exact weights (double) rounded to half
+/// floats, and the horizontal sums' start, -1024 x their sum.
 inline Weights quantise(const gauss::BlurSpec& blur) {
   const std::vector<double> exact = gauss::gaussian_weights(blur);
   Weights w;
   std::memset(&w, 0, sizeof w);
-  std::int64_t sum = 0;
+  double sum = 0;
   for (int k = 0; k <= 2 * blur.radius; ++k) {
-    w.h15[k] = static_cast<std::uint32_t>(std::lround(exact[k] * 32768.0));
-    sum += w.h15[k];
     w.v16[k] = half_bits_rounded(exact[k]);
+    sum += half_value(w.v16[k]);  // exact: halves of one sign, 2^-24 apart at the finest
   }
-  w.h15[blur.radius] = static_cast<std::uint32_t>(static_cast<std::int64_t>(w.h15[blur.radius]) + (32768 - sum));
+  w.bias = static_cast<float>(-1024.0 * sum);
   return w;
 }
 
 /// The error bound's terms, in levels.
 struct ErrorBound {
-  double quantisation = 0;  ///< the weights' rounding, worst image
-  double halves = 0;        ///< the horizontal sums rounded to half floats
-  double float_sums = 0;    ///< the vertical pass's float additions
+  double quantisation = 0;     ///< the weights' rounding, worst image
+  double horizontal_sums = 0;  ///< the horizontal pass's float additions (and its start)
+  double halves = 0;           ///< the horizontal sums rounded to half floats
+  double float_sums = 0;       ///< the vertical pass's float additions
   double final_rounding = 0;
-  double total() const { return quantisation + halves + float_sums + final_rounding; }
+  double total() const { return quantisation + horizontal_sums + halves + float_sums + final_rounding; }
 };
 
 inline ErrorBound error_bound(const gauss::BlurSpec& blur, const Weights& w) {
@@ -223,14 +229,17 @@ inline ErrorBound error_bound(const gauss::BlurSpec& blur, const Weights& w) {
   ErrorBound bound;
   double v_sum = 0;
   for (int i = 0; i <= 2 * radius; ++i) {
-    const double h = w.h15[i] / 32768.0;
+    const double h = half_value(w.v16[i]);
     for (int j = 0; j <= 2 * radius; ++j) {
       const double v = half_value(w.v16[j]);
       bound.quantisation += std::fabs(h * v - exact[i] * exact[j]);
     }
-    v_sum += half_value(w.v16[i]);
+    v_sum += h;
   }
   bound.quantisation *= 255.0;
+  // Partial sums below 2048 need weights summing below 2048 / 1279 (Gaussian halves sum to about 1).
+  bound.horizontal_sums =
+      1279.0 * v_sum < 2048.0 ? (4.0 * (2 * radius + 2) * 2048.0 + 1024.0) * std::ldexp(1.0, -24) * v_sum : HUGE_VAL;
   bound.halves = std::ldexp(1.0, -4) * v_sum;
   bound.float_sums = 4.0 * (2 * radius + 1) * 256.0 * std::ldexp(1.0, -24);
   bound.final_rounding = std::ldexp(1.0, -16);

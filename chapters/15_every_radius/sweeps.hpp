@@ -83,8 +83,10 @@ inline void error_bound(gauss::SectionContext& context) {
   char line[400];
   std::snprintf(line, sizeof line,
                 "error bound of the tensor-core path for sigma %g, radius %d, in levels: weights quantised %.4f + "
-                "horizontal sums rounded to halves %.4f + float sums %.5f + final rounding %.5f = %.4f (%s)\n\n",
-                blur.sigma, blur.radius, b.quantisation, b.halves, b.float_sums, b.final_rounding, b.total(),
+                "horizontal float sums %.5f + their rounding to halves %.4f + vertical float sums %.5f + final "
+                "rounding %.5f = %.4f (%s)\n\n",
+                blur.sigma, blur.radius, b.quantisation, b.horizontal_sums, b.halves, b.float_sums, b.final_rounding,
+                b.total(),
                 mma::bound_holds(b) ? "below 1/2: every output within one level, and the kernels' rounding holds"
                                     : "NOT below 1/2: the path is refused");
   context.out << line;
