@@ -58,7 +58,8 @@ endfunction()
 
 # gauss_add_chapter(<NN_name> SOURCES <main.cpp>... [OPENCL <file.cl>...] [CUDA <file.cu>...]
 #                   [USES <earlier chapter>...] [LINKS <library>...] [EXERCISE <file.cl> [<file.cu>]]
-#                   [OCLGRIND_RUNS <size,radius,sigma[,argument...]>...])
+#                   [OCLGRIND_RUNS <size,radius,sigma[,argument...]>...]
+#                   [TEST_ENVIRONMENT <NAME=value>...])
 # Builds build/bin/<NN_name>, a standalone executable, and <NN_name>_lesson, a
 # static library of the same code without main() that the tests link to run
 # the very same variants on the golden images. The CUDA files are compiled
@@ -68,14 +69,16 @@ endfunction()
 # chapters run it. LINKS links more libraries into every build of the
 # chapter's main.cpp (the executable, the lesson library, the exercise's
 # builds): another chapter's lesson, say. EXERCISE names the kernels of the
-# chapter's exercise (see gauss_add_exercise below).
+# chapter's exercise (see gauss_add_exercise below). TEST_ENVIRONMENT is set
+# for the chapter's Catch2 tests and its exercise's grading (tests/CMakeLists.txt).
 #
 # Each source is compiled once per role: the chapter's program (with main())
 # once, into <NN_name>_program, which the executable and the exercise's
 # builds share; the lesson library (without main()) once more.
 function(gauss_add_chapter name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;OPENCL;CUDA;USES;LINKS;EXERCISE;OCLGRIND_RUNS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;OPENCL;CUDA;USES;LINKS;EXERCISE;OCLGRIND_RUNS;TEST_ENVIRONMENT")
   set_property(GLOBAL PROPERTY GAUSS_OCLGRIND_RUNS_${name} ${ARG_OCLGRIND_RUNS})
+  set_property(GLOBAL PROPERTY GAUSS_TEST_ENVIRONMENT_${name} ${ARG_TEST_ENVIRONMENT})
   set(kernels ${name}_kernels)
   gauss_kernels_library(${kernels} OPENCL ${ARG_OPENCL} CUDA ${ARG_CUDA} USES ${ARG_USES})
 
