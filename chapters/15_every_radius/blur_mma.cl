@@ -46,7 +46,7 @@
 #define START (OFFSET & ~3)
 #define SHIFT (OFFSET & 3)
 #define SPAN (SHIFT + 16 + 2 * RADIUS)          /* the columns a warp reads */
-#define KH ((SPAN + 15) / 16)                   /* 16-column steps of the horizontal pass */
+#define KH ((SPAN + 15) / 16)                   /* column steps of the horizontal pass (TAIL8_H: the last 8) */
 #define READ_COLS (16 * KH)
 #define RAW_COLS ((TW - 16 + START + READ_COLS + 15) / 16 * 16) /* bytes per plane row */
 /* An odd number of 16-byte chunks per row: the 8 rows a warp's loads read at once fall in different banks. */
@@ -54,7 +54,7 @@
 #define LOAD_ROWS (TH + 2 * RADIUS)             /* the rows a tile reads */
 #define GROUPS ((LOAD_ROWS + 7) / 8)            /* 8-row groups of the horizontal pass */
 #define RAW_ROWS (8 * GROUPS)                   /* past LOAD_ROWS: never loaded, weight 0 (below) */
-#define KV ((16 + 2 * RADIUS + 15) / 16)        /* 16-row steps of the vertical pass */
+#define KV ((16 + 2 * RADIUS + 15) / 16)        /* row steps of the vertical pass (TAIL8_V: the last 8) */
 /* Where a pass's last step needs at most 8 columns (rows), it is an m16n8k8
  * product: half the tensor cores' work of a 16-wide step. */
 #define TAIL8_H (SPAN - 16 * (KH - 1) <= 8)

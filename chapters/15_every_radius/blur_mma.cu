@@ -82,7 +82,7 @@ struct Tile {
   static constexpr int kStart = (16 - R) & ~3;
   static constexpr int kShift = (16 - R) & 3;
   static constexpr int kSpan = kShift + 16 + 2 * R;  // the columns a warp reads
-  static constexpr int kKH = (kSpan + 15) / 16;      // 16-column steps of the horizontal pass
+  static constexpr int kKH = (kSpan + 15) / 16;      // column steps of the horizontal pass (kTail8H: the last 8)
   static constexpr int kReadCols = 16 * kKH;
   static constexpr int kRawCols = (16 * (kWarps - 1) + kStart + kReadCols + 15) / 16 * 16;
   // An odd number of 16-byte chunks per row: the 8 rows a warp's 32-bit loads
@@ -91,7 +91,7 @@ struct Tile {
   static constexpr int kLoadRows = kTH + 2 * R;        // the rows the tile reads
   static constexpr int kGroups = (kLoadRows + 7) / 8;  // 8-row groups of the horizontal pass
   static constexpr int kRawRows = 8 * kGroups;         // past kLoadRows: zeros, set once, weight 0
-  static constexpr int kKV = (16 + 2 * R + 15) / 16;   // 16-row steps of the vertical pass
+  static constexpr int kKV = (16 + 2 * R + 15) / 16;   // row steps of the vertical pass (kTail8V: the last 8)
   // Where a pass's last step needs at most 8 columns (rows), it is an
   // m16n8k8 product: half the tensor cores' work of a 16-wide step.
   static constexpr bool kTail8H = kSpan - 16 * (kKH - 1) <= 8;
