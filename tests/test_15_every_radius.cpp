@@ -84,9 +84,9 @@ TEST_CASE("15_every_radius: CUDA main on goldens and awkward sizes, radius 1-16"
 // The emulation runs the very data paths of the tensor-core kernel, gray and
 // RGBA, on 131 x 70 (tiles cut on both sides; rows not 16-byte aligned, so
 // the kernel built with SHIFTED_ROWS, in both formats). On the CPU a
-// radius costs seconds, so two: radius 3 (the horizontal band takes two
-// k-steps of 16 columns, the vertical band two of 16 rows: KH and KV in
-// blur_mma.cl) and radius 13 (three and three).
+// radius costs seconds, so two: radius 3 (each pass takes a k-step of 16
+// columns or rows and one of 8, mma_f16_k8: TAIL8_H and TAIL8_V in
+// blur_mma.cl) and radius 13 (three of 16 in each pass).
 TEST_CASE("15_every_radius: the tensor-core kernel, radius 3 and 13 (emulated on the CPU)", "[ch15][opencl]") {
   check_mma("opencl", "131x70", {1.0, 3});
   check_mma("opencl", "131x70", {4.0, 13});

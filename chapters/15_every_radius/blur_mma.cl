@@ -5,8 +5,9 @@
 // in[x - R + k]: a 16 x 16 band of weights times 16 input columns of 8 rows
 // gives 16 outputs of each row (transposed: 16 columns x 8 rows), one
 // mma.sync on the tensor cores, two or more such steps covering the 16 + 2R
-// columns. Down a column, a 16 x 16 band of weights times 16 rows of those
-// sums. Per tile of TH x TW output pixels a work-group
+// columns (the last 8 wide where 8 are enough: m16n8k8). Down a column, a
+// 16 x 16 band of weights times 16 rows of those sums (the last step 8 rows,
+// likewise). Per tile of TH x TW output pixels a work-group
 //  1. stores the tile's input bytes and their halo, which its items loaded
 //     into registers during the tile before, into local memory as planes
 //     (RGBA: one plane per channel), and loads its next tile's;
@@ -45,7 +46,7 @@
 #define START (OFFSET & ~3)
 #define SHIFT (OFFSET & 3)
 #define SPAN (SHIFT + 16 + 2 * RADIUS)          /* the columns a warp reads */
-#define KH ((SPAN + 15) / 16)                   /* 16-column steps of the horizontal pass */
+#define KH ((SPAN + 15) / 16)                   /* column steps of the horizontal pass (TAIL8_H: the last 8) */
 #define READ_COLS (16 * KH)
 #define RAW_COLS ((TW - 16 + START + READ_COLS + 15) / 16 * 16) /* bytes per plane row */
 /* An odd number of 16-byte chunks per row: the 8 rows a warp's loads read at once fall in different banks. */
@@ -53,8 +54,13 @@
 #define LOAD_ROWS (TH + 2 * RADIUS)             /* the rows a tile reads */
 #define GROUPS ((LOAD_ROWS + 7) / 8)            /* 8-row groups of the horizontal pass */
 #define RAW_ROWS (8 * GROUPS)                   /* past LOAD_ROWS: never loaded, weight 0 (below) */
-#define KV ((16 + 2 * RADIUS + 15) / 16)        /* 16-row steps of the vertical pass */
-#define GROUPS_READ (2 * (TH / 16 - 1) + 2 * KV) /* groups the vertical pass reads; past GROUPS: zero */
+#define KV ((16 + 2 * RADIUS + 15) / 16)        /* row steps of the vertical pass (TAIL8_V: the last 8) */
+/* Where a pass's last step needs at most 8 columns (rows), it is an m16n8k8
+ * product: half the tensor cores' work of a 16-wide step. */
+#define TAIL8_H (SPAN - 16 * (KH - 1) <= 8)
+#define TAIL8_V (16 + 2 * RADIUS - 16 * (KV - 1) <= 8)
+#define BAND_GROUPS (2 * KV - (TAIL8_V ? 1 : 0))          /* 8-row groups a band of 16 rows reads */
+#define GROUPS_READ (2 * (TH / 16 - 1) + BAND_GROUPS) /* groups the vertical pass reads; past GROUPS: zero */
 #define OUT_STRIDE (TW * CHANNELS)              /* bytes per staged output row (blur_tiles_f32) */
 #define MMA_OUT_STRIDE (TW * CHANNELS + 16)     /* blur_mma's, padded: a warp's stores in different banks */
 #if WARPS != 8 || TH % 16 != 0 || (TW != 16 * WARPS && TW != 64)
@@ -126,6 +132,13 @@ inline void mma_f16(float* d, const uint* a, const uint* b)
                  "{%0,%1,%2,%3};"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+/* The same with k = 8: A 16x8 (a0 row g, a1 row g+8; k 2t, 2t+1), B 8x8 (b0: k 2t, 2t+1; column g). */
+inline void mma_f16_k8(float* d, const uint* a, uint b)
+{
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(b));
 }
 inline uint pack_halves(float lo, float hi)
 {
@@ -226,6 +239,31 @@ inline void mma_f16(float* d, const uint* a, const uint* b, __local uint* scratc
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
+inline void mma_f16_k8(float* d, const uint* a, uint b, __local uint* scratch)
+{
+    __local uint* mine = my_scratch(scratch);
+    mine[0] = a[0];
+    mine[1] = a[1];
+    mine[4] = b;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local const uint* warp = scratch + get_local_id(1) * 32 * LANE_WORDS;
+    const int lane = get_local_id(0);
+    const int g = lane >> 2;
+    const int t = lane & 3;
+    for (int q = 0; q < 4; ++q) {
+        const int row = g + 8 * (q / 2);
+        const int col = 2 * t + (q % 2);
+        float sum = 0.0f;
+        for (int kk = 0; kk < 8; ++kk) {
+            /* A[row][kk]: lane 4 (row % 8) + kk / 2, register row >= 8; B[kk][col]: lane 4 col + kk / 2 */
+            const uint a_word = warp[(4 * (row % 8) + kk / 2) * LANE_WORDS + (row >= 8)];
+            const uint b_word = warp[(4 * col + kk / 2) * LANE_WORDS + 4];
+            sum += half_to_float(a_word >> (16 * (kk % 2))) * half_to_float(b_word >> (16 * (kk % 2)));
+        }
+        d[q] += sum;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
 #endif
 
 /* The group's local memory, at an address the compiler cannot know before the
@@ -273,10 +311,13 @@ inline uint rounded_bits(float v)
  * register reg: m = g + 8 (reg % 2), columns 4t + 2 (reg / 2), +1. */
 inline uint band_horizontal(__constant const MmaWeights* w, int ks, int reg, int g, int t)
 {
+    /* An 8-column step (the last, TAIL8_H) takes its columns in order: k = 2t + h is column 2t + h. */
+    const bool tail8 = TAIL8_H && ks == KH - 1;
     const int m = g + 8 * (reg % 2);
     uint word = 0;
     for (int h = 0; h < 2; ++h) {
-        const int tap = 16 * ks + 4 * t + 2 * (reg / 2) + h - SHIFT - m;
+        const int col = tail8 ? 2 * t + h : 4 * t + 2 * (reg / 2) + h;
+        const int tap = 16 * ks + col - SHIFT - m;
         word |= ((tap >= 0 && tap < TAPS) ? w->v16[tap] : 0u) << (16 * h);
     }
     return word;
@@ -642,7 +683,7 @@ UNROLL
                  * sums; lane (g, t) reads 4 bytes of row g at column 4t of each
                  * 16-column step: its B fragment, as halves 1024 + b. */
 UNROLL
-                for (int q = p == 0 ? 0 : 2 * p + 2 * KV - 2; q < 2 * p + 2 * KV; ++q) {
+                for (int q = p == 0 ? 0 : 2 * p + BAND_GROUPS - 2; q < 2 * p + BAND_GROUPS; ++q) {
                     if (q >= GROUPS) {
                         halves[q][0] = halves[q][1] = 0; /* rows past the tile's: zero weights */
                         continue;
@@ -650,6 +691,13 @@ UNROLL
                     float h[4] = {bias, bias, bias, bias};
 UNROLL
                     for (int ks = 0; ks < KH; ++ks) {
+                        if (TAIL8_H && ks == KH - 1) {
+                            /* 8 columns: 2 bytes of row g at column 2t, as two halves. */
+                            const uint pair =
+                                *(__local const ushort*)(smem + strip - 2 * t + (8 * q + g) * RAW_STRIDE + 16 * ks);
+                            mma_f16_k8(h, hband[ks], bytes_as_halves(pair, 0) SCRATCH_ARG);
+                            continue;
+                        }
                         const uint bytes = *(__local const uint*)(smem + strip + (8 * q + g) * RAW_STRIDE + 16 * ks);
                         const uint b[2] = {bytes_as_halves(bytes, 0), bytes_as_halves(bytes, 1)};
                         mma_f16(h, hband[ks], b SCRATCH_ARG);
@@ -667,9 +715,15 @@ UNROLL
                     float v[4] = {0.5f, 0.5f, 0.5f, 0.5f}; /* + 0.5: rounded half up at the end */
 UNROLL
                     for (int ks = 0; ks < KV; ++ks) {
-                        const uint b[2] = {halves[2 * p + 2 * ks][nt], halves[2 * p + 2 * ks + 1][nt]};
-                        // EXERCISE: add the band of vertical weights (vband[ks]) times the halves' fragment (b) into v, one mma_f16
-                        mma_f16(v, vband[ks], b SCRATCH_ARG);
+                        /* An 8-row last step (TAIL8_V) takes one group's halves, the others two. */
+                        const bool tail8 = TAIL8_V && ks == KV - 1;
+                        const uint b[2] = {halves[2 * p + 2 * ks][nt], tail8 ? 0u : halves[2 * p + 2 * ks + 1][nt]};
+                        // EXERCISE: add vband[ks] times the halves' fragment (b) into v: mma_f16, or mma_f16_k8 of b[0] where tail8
+                        if (tail8) {
+                            mma_f16_k8(v, vband[ks], b[0] SCRATCH_ARG);
+                        } else {
+                            mma_f16(v, vband[ks], b SCRATCH_ARG);
+                        }
                         // STARTER:
                         // v[0] += 0.0f; /* nothing summed: the tile comes out black */
                         // END EXERCISE

@@ -5,9 +5,10 @@
 // (A[m][kk] = w[kk - m - shift]) times 16 input columns of 8 rows gives 16
 // outputs of each of the 8 rows (transposed: H^T, 16 columns x 8 rows) in one
 // mma.sync on the tensor cores, two or more such steps covering the 16 + 2R
-// columns; down a column, a 16 x 16 band of weights times 16 rows x 8 columns
-// of those sums. The tensor cores do 2048-4096
-// multiply-adds per instruction, so the arithmetic that sinks the float
+// columns (the last one 8 columns wide where 8 are enough: m16n8k8, half the
+// work); down a column, a 16 x 16 band of weights times 16 rows x 8 columns
+// of those sums (the last step 8 rows, likewise). The tensor cores do 1024 or
+// 2048 multiply-adds per instruction, so the arithmetic that sinks the float
 // kernels at large radii (2(2R+1) per value: 66 at radius 16) costs a few
 // instructions per pixel here, and every radius runs at about the speed of
 // the memory.
@@ -81,17 +82,22 @@ struct Tile {
   static constexpr int kStart = (16 - R) & ~3;
   static constexpr int kShift = (16 - R) & 3;
   static constexpr int kSpan = kShift + 16 + 2 * R;  // the columns a warp reads
-  static constexpr int kKH = (kSpan + 15) / 16;      // 16-column steps of the horizontal pass
+  static constexpr int kKH = (kSpan + 15) / 16;      // column steps of the horizontal pass (kTail8H: the last 8)
   static constexpr int kReadCols = 16 * kKH;
   static constexpr int kRawCols = (16 * (kWarps - 1) + kStart + kReadCols + 15) / 16 * 16;
   // An odd number of 16-byte chunks per row: the 8 rows a warp's 32-bit loads
   // read at once fall in different banks.
   static constexpr int kRawStride = (kRawCols / 16) % 2 ? kRawCols : kRawCols + 16;
-  static constexpr int kLoadRows = kTH + 2 * R;                     // the rows the tile reads
-  static constexpr int kGroups = (kLoadRows + 7) / 8;               // 8-row groups of the horizontal pass
-  static constexpr int kRawRows = 8 * kGroups;                      // past kLoadRows: zeros, set once, weight 0
-  static constexpr int kKV = (16 + 2 * R + 15) / 16;                // 16-row steps of the vertical pass
-  static constexpr int kGroupsRead = 2 * (kTH / 16 - 1) + 2 * kKV;  // those past kGroups: zero
+  static constexpr int kLoadRows = kTH + 2 * R;        // the rows the tile reads
+  static constexpr int kGroups = (kLoadRows + 7) / 8;  // 8-row groups of the horizontal pass
+  static constexpr int kRawRows = 8 * kGroups;         // past kLoadRows: zeros, set once, weight 0
+  static constexpr int kKV = (16 + 2 * R + 15) / 16;   // row steps of the vertical pass (kTail8V: the last 8)
+  // Where a pass's last step needs at most 8 columns (rows), it is an
+  // m16n8k8 product: half the tensor cores' work of a 16-wide step.
+  static constexpr bool kTail8H = kSpan - 16 * (kKH - 1) <= 8;
+  static constexpr bool kTail8V = 16 + 2 * R - 16 * (kKV - 1) <= 8;
+  static constexpr int kBandGroups = 2 * kKV - (kTail8V ? 1 : 0);       // 8-row groups a band of 16 rows reads
+  static constexpr int kGroupsRead = 2 * (kTH / 16 - 1) + kBandGroups;  // those past kGroups: zero
   static constexpr int kOutStride = kTW * C + 16;  // padded: a warp's staging stores fall in different banks
   static constexpr int kRawBytes = kPlanes * kRawRows * kRawStride;
   static constexpr int kOutBytes = kTH * kOutStride;
@@ -112,6 +118,13 @@ __device__ __forceinline__ void mma_f16(float* d, const std::uint32_t* a, const 
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// D = A B + D with k = 8: A 16 x 8 (a0 row g, a1 row g + 8; k 2t, 2t + 1), B 8 x 8 (b0: k 2t, 2t + 1; column g).
+__device__ __forceinline__ void mma_f16_k8(float* d, const std::uint32_t* a, std::uint32_t b) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(b));
 }
 
 __device__ __forceinline__ std::uint32_t pack_halves(float lo, float hi) {
@@ -154,12 +167,15 @@ __device__ std::uint32_t band_f16(const Weights& w, int ks, int reg, int g, int 
 // floats, where col(k) is the column order of the B fragment (above): k = 2t
 // + h is column 4t + h, k = 2t + 8 + h column 4t + 2 + h. Lane (g, t) holds
 // register reg: m = g + 8 (reg % 2), columns 4t + 2 (reg / 2), +1.
+// An 8-column step (tail8) takes its columns in order: k = 2t + h is column
+// 2t + h (registers 0 and 1 only).
 template <int R>
-__device__ std::uint32_t band_horizontal(const Weights& w, int shift, int ks, int reg, int g, int t) {
+__device__ std::uint32_t band_horizontal(const Weights& w, int shift, int ks, int reg, int g, int t, bool tail8) {
   const int m = g + 8 * (reg % 2);
   std::uint32_t word = 0;
   for (int h = 0; h < 2; ++h) {
-    const int tap = 16 * ks + 4 * t + 2 * (reg / 2) + h - shift - m;
+    const int col = tail8 ? 2 * t + h : 4 * t + 2 * (reg / 2) + h;
+    const int tap = 16 * ks + col - shift - m;
     word |= ((tap >= 0 && tap < 2 * R + 1) ? w.v16[tap] : 0u) << (16 * h);
   }
   return word;
@@ -399,7 +415,8 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C, Overlap && !
 #pragma unroll
   for (int ks = 0; ks < T::kKH; ++ks)
 #pragma unroll
-    for (int reg = 0; reg < 4; ++reg) hband[ks][reg] = band_horizontal<R>(*staged, T::kShift, ks, reg, g, t);
+    for (int reg = 0; reg < 4; ++reg)
+      hband[ks][reg] = band_horizontal<R>(*staged, T::kShift, ks, reg, g, t, T::kTail8H && ks == T::kKH - 1);
   const float bias = staged->bias;  // -1024 x the weights' sum: the horizontal sums' start
   std::uint32_t vband[T::kKV][4];
 #pragma unroll
@@ -472,7 +489,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C, Overlap && !
         // step, float sums; lane (g, t) reads 4 bytes of row g at column 4t
         // of each 16-column step: its B fragment.
 #pragma unroll
-        for (int q = p == 0 ? 0 : 2 * p + 2 * T::kKV - 2; q < 2 * p + 2 * T::kKV; ++q) {
+        for (int q = p == 0 ? 0 : 2 * p + T::kBandGroups - 2; q < 2 * p + T::kBandGroups; ++q) {
           if (q >= T::kGroups) {
             halves[q][0] = halves[q][1] = 0;  // rows past the tile's: zero weights
             continue;
@@ -480,6 +497,13 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C, Overlap && !
           float h[4] = {bias, bias, bias, bias};
 #pragma unroll
           for (int ks = 0; ks < T::kKH; ++ks) {
+            if (T::kTail8H && ks == T::kKH - 1) {
+              // 8 columns: 2 bytes of row g at column 2t, as two halves.
+              const std::uint32_t pair =
+                  *reinterpret_cast<const std::uint16_t*>(strip - 2 * t + (8 * q + g) * T::kRawStride + 16 * ks);
+              mma_f16_k8(h, hband[ks], __byte_perm(pair, 0x64646464u, 0x5140));
+              continue;
+            }
             const std::uint32_t bytes =
                 *reinterpret_cast<const std::uint32_t*>(strip + (8 * q + g) * T::kRawStride + 16 * ks);
             // Bytes 0, 1 and 2, 3 as pairs of halves 1024 + b (bits 0x64, b).
@@ -500,9 +524,14 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C, Overlap && !
           float v[4] = {0.5f, 0.5f, 0.5f, 0.5f};  // + 0.5: rounded half up at the end
 #pragma unroll
           for (int ks = 0; ks < T::kKV; ++ks) {
-            const std::uint32_t b[2] = {halves[2 * p + 2 * ks][nt], halves[2 * p + 2 * ks + 1][nt]};
-            // EXERCISE: add the band of vertical weights (vband[ks]) times the halves' fragment (b) into v, one mma_f16
-            mma_f16(v, vband[ks], b);
+            // An 8-row last step (kTail8V) takes one group's halves, the others two.
+            const bool tail8 = T::kTail8V && ks == T::kKV - 1;
+            const std::uint32_t b[2] = {halves[2 * p + 2 * ks][nt], tail8 ? 0u : halves[2 * p + 2 * ks + 1][nt]};
+            // EXERCISE: add vband[ks] times the halves' fragment (b) into v: mma_f16, or mma_f16_k8 of b[0] where tail8
+            if (tail8)
+              mma_f16_k8(v, vband[ks], b[0]);
+            else
+              mma_f16(v, vband[ks], b);
             // STARTER:
             // v[0] += 0.0f;  // nothing summed: the tile comes out black
             // END EXERCISE
