@@ -211,14 +211,17 @@ inline uint bytes_as_halves(uint bytes, int part)
     const uint pair = part ? bytes >> 16 : bytes;
     return 0x64006400u | (pair & 0xFFu) | (pair & 0xFF00u) << 8;
 }
-inline void mma_f16(float* d, const uint* a, const uint* b, __local uint* scratch)
+/* D = A B + D with K = 16 (a lane's A in 4 registers, its B in 2) or K = 8
+ * (2 and 1: the first registers of the same layout). */
+inline void mma_emulated(float* d, const uint* a, const uint* b, int k_size, __local uint* scratch)
 {
     __local uint* mine = my_scratch(scratch);
-    for (int k = 0; k < 4; ++k) {
-        mine[k] = a[k];
+    for (int r = 0; r < k_size / 4; ++r) {
+        mine[r] = a[r];
     }
-    mine[4] = b[0];
-    mine[5] = b[1];
+    for (int r = 0; r < k_size / 8; ++r) {
+        mine[4 + r] = b[r];
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
     __local const uint* warp = scratch + get_local_id(1) * 32 * LANE_WORDS;
     const int lane = get_local_id(0);
@@ -228,7 +231,7 @@ inline void mma_f16(float* d, const uint* a, const uint* b, __local uint* scratc
         const int row = g + 8 * (q / 2);
         const int col = 2 * t + (q % 2);
         float sum = 0.0f;
-        for (int kk = 0; kk < 16; ++kk) {
+        for (int kk = 0; kk < k_size; ++kk) {
             /* A[row][kk]: lane 4 (row % 8) + (kk % 8) / 2, register (row >= 8) + 2 (kk >= 8), half kk % 2 */
             const uint a_word = warp[(4 * (row % 8) + (kk % 8) / 2) * LANE_WORDS + (row >= 8) + 2 * (kk >= 8)];
             /* B[kk][col]: lane 4 col + (kk % 8) / 2, register kk >= 8, half kk % 2 */
@@ -239,30 +242,13 @@ inline void mma_f16(float* d, const uint* a, const uint* b, __local uint* scratc
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
+inline void mma_f16(float* d, const uint* a, const uint* b, __local uint* scratch)
+{
+    mma_emulated(d, a, b, 16, scratch);
+}
 inline void mma_f16_k8(float* d, const uint* a, uint b, __local uint* scratch)
 {
-    __local uint* mine = my_scratch(scratch);
-    mine[0] = a[0];
-    mine[1] = a[1];
-    mine[4] = b;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    __local const uint* warp = scratch + get_local_id(1) * 32 * LANE_WORDS;
-    const int lane = get_local_id(0);
-    const int g = lane >> 2;
-    const int t = lane & 3;
-    for (int q = 0; q < 4; ++q) {
-        const int row = g + 8 * (q / 2);
-        const int col = 2 * t + (q % 2);
-        float sum = 0.0f;
-        for (int kk = 0; kk < 8; ++kk) {
-            /* A[row][kk]: lane 4 (row % 8) + kk / 2, register row >= 8; B[kk][col]: lane 4 col + kk / 2 */
-            const uint a_word = warp[(4 * (row % 8) + kk / 2) * LANE_WORDS + (row >= 8)];
-            const uint b_word = warp[(4 * col + kk / 2) * LANE_WORDS + 4];
-            sum += half_to_float(a_word >> (16 * (kk % 2))) * half_to_float(b_word >> (16 * (kk % 2)));
-        }
-        d[q] += sum;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    mma_emulated(d, a, &b, 8, scratch);
 }
 #endif
 
