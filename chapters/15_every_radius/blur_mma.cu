@@ -372,7 +372,8 @@ __device__ __forceinline__ void stage_alpha(const uint4 (&words)[Fill<R, 4>::kLo
 // bytes and runs within 2% of 3 blocks to radius 6, 20-24 bytes and 1.12x
 // slower at 7 and 8 (H200); RGBA to radius 8 at 2 blocks (no spill) was
 // 1.0-1.16x slower than at 3 (H100 and H200). RGBA overlapped at 3 blocks
-// spills a word in flight, whose local store waits for its load (README, Why);
+// spills a word in flight from radius 5, whose local store waits for its load
+// (README, Why; to radius 4 it spills nothing and is still slower than serial);
 // at 2 blocks it spills nothing and is 1.05-1.06x faster than serial at 3 at
 // radius 7 and 8, but 1.37x slower at radius 2, where 16 warps an SM are too
 // few. The kernel for unaligned rows (Shifted) keeps 3: overlapped at 2 it was
