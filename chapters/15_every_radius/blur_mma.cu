@@ -101,14 +101,17 @@ struct Tile {
   static constexpr int kOutStride = kTW * C + 16;  // padded: a warp's staging stores fall in different banks
   static constexpr int kRawBytes = kPlanes * kRawRows * kRawStride;
   static constexpr int kOutBytes = kTH * kOutStride;
+  // RGBA: the output pixels' alpha, a plane of its own (the fill's fourth
+  // plane, output pixels only); rows padded by 8 bytes, so that the 8 rows
+  // of a warp's 2-byte reads fall in different banks.
+  static constexpr int kAlphaStride = kTW + 8;
+  static constexpr int kAlphaBytes = C == 4 ? kTH * kAlphaStride : 0;
   // Where the layout would not fit 48 KB (RGBA from radius 9), the staged
   // output lies over the planes, which every warp must then be done with.
-  static constexpr bool kOutOverRaw = kRawBytes + kOutBytes + (C == 4 ? kTH * kTW : 0) > 48 * 1024;
+  static constexpr bool kOutOverRaw = kRawBytes + kOutBytes + kAlphaBytes > 48 * 1024;
   static constexpr int kOutOffset = kOutOverRaw ? 0 : kRawBytes;
-  // The output pixels' alpha, kept apart only where the output lies over the
-  // planes (otherwise it goes straight into the staged pixels: stage_alpha).
   static constexpr int kAlphaOffset = kOutOverRaw ? kRawBytes : kOutOffset + kOutBytes;
-  static constexpr int kSmemBytes = kAlphaOffset + (kOutOverRaw ? kTH * kTW : 0);
+  static constexpr int kSmemBytes = kAlphaOffset + kAlphaBytes;
   static_assert(!kOutOverRaw || (C == 4 && kOutBytes <= kRawBytes), "the output fits over the planes");
   static_assert(kTH % 16 == 0 && kGroupsRead >= kGroups, "whole 16-row bands; every group summed is read");
   static_assert(kSmemBytes <= 48 * 1024, "static shared memory");
@@ -334,35 +337,11 @@ __device__ __forceinline__ void store_tile(const uint4 (&words)[Fill<R, C>::kLoa
 #pragma unroll
       for (int k = 0; k < 3; ++k)
         *reinterpret_cast<std::uint32_t*>(smem + (k * T::kRawRows + r) * T::kRawStride + c) = planes[k];
-      // The output pixels' own alpha, carried through (output over the
-      // planes; otherwise stage_alpha): rows R .. R + TH - 1, columns 16 ..
-      // 16 + TW - 1 of the planes (a word lies wholly in or out).
-      if (T::kOutOverRaw && r >= R && r < R + T::kTH && c >= 16 && c < 16 + kTW)
-        *reinterpret_cast<std::uint32_t*>(smem + T::kAlphaOffset + (r - R) * kTW + c - 16) = planes[3];
+      // The output pixels' own alpha, carried through: rows R .. R + TH - 1,
+      // columns 16 .. 16 + TW - 1 of the planes (a word lies wholly in or out).
+      if (r >= R && r < R + T::kTH && c >= 16 && c < 16 + kTW)
+        *reinterpret_cast<std::uint32_t*>(smem + T::kAlphaOffset + (r - R) * T::kAlphaStride + c - 16) = planes[3];
     }
-  }
-}
-
-// RGBA with its output staged beside the planes: the output pixels' own
-// alpha, straight into their staged pixels' bytes 3, once the tile before has
-// left (after the first barrier) and before the words are reused; the passes
-// then write bytes 0-2.
-template <int R>
-__device__ __forceinline__ void stage_alpha(const uint4 (&words)[Fill<R, 4>::kLoads], std::uint8_t* staged) {
-  using F = Fill<R, 4>;
-  using T = Tile<R, 4>;
-  const int item = threadIdx.y * 32 + threadIdx.x;
-#pragma unroll
-  for (int n = 0; n < F::kLoads; ++n) {
-    const int e = item + n * kThreads;
-    const int r = e / F::kWordsPerRow;
-    const int c = (e - r * F::kWordsPerRow) * F::kPixels;
-    if (e >= F::kWords || r < R || r >= R + T::kTH || c < 16 || c >= 16 + kTW) continue;
-    std::uint8_t* pixel = staged + (r - R) * T::kOutStride + 4 * (c - 16);
-    pixel[3] = static_cast<std::uint8_t>(words[n].x >> 24);
-    pixel[7] = static_cast<std::uint8_t>(words[n].y >> 24);
-    pixel[11] = static_cast<std::uint8_t>(words[n].z >> 24);
-    pixel[15] = static_cast<std::uint8_t>(words[n].w >> 24);
   }
 }
 
@@ -448,14 +427,13 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C, Overlap && !
   int ty = blockIdx.x / walk.tiles_x;
   if (Overlap && ty < walk.tiles_y)
     load_tile<R, C, Shifted>(in, width, height, pitch, aligned_in, tx * kTW, ty * T::kTH, words);
-  // Two barriers a tile: the planes are read by every warp (after the first),
-  // the staged rows too (after the second); every warp has read the planes
-  // (and, output over the planes, the alpha) before it reaches the second, so
-  // the next tile's fill may overwrite them, and has stored the staged rows
-  // before it reaches the next tile's first, after which the staged pixels
-  // take their alpha (stage_alpha). Between the passes nothing goes through
-  // shared memory: the horizontal sums stay in the registers of the warp that
-  // made them.
+  // Two barriers a tile: the planes (and RGBA's alpha) are read by every warp
+  // (after the first), the staged rows too (after the second); every warp
+  // has read the planes and the alpha before it reaches the second, so the
+  // next tile's fill may overwrite them, and has stored the staged rows
+  // before it reaches the next tile's first, after which they are staged
+  // again. Between the passes nothing goes through shared memory: the
+  // horizontal sums stay in the registers of the warp that made them.
   for (; ty < walk.tiles_y; next_tile(walk, tx, ty)) {
     const int x0 = tx * kTW;
     const int y0 = ty * T::kTH;
@@ -463,7 +441,6 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C, Overlap && !
     if (!Overlap) load_tile<R, C, Shifted>(in, width, height, pitch, aligned_in, x0, y0, words);
     store_tile<R, C>(words, smem);
     __syncthreads();
-    if constexpr (C == 4 && !T::kOutOverRaw) stage_alpha<R>(words, smem + T::kOutOffset);
     // The next tile's loads, issued now: they land while this tile is computed.
     if (Overlap) {
       int next_tx = tx;
@@ -477,8 +454,8 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C, Overlap && !
     // a time, 16 rows (a band p) at a time. halves[q]: the horizontal sums of
     // 8-row group q (plane rows 8q .. 8q + 7), as the vertical product's B
     // fragments: [0] columns 0-7, [1] columns 8-15 of the warp's 16.
-    // RGBA over the planes: rgb[p][nt][k], the pixels' bytes as the planes come in.
-    std::uint32_t rgb[T::kOutOverRaw ? T::kTH / 16 : 1][2][4];
+    // RGBA: rgb[p][nt][k], the pixels' bytes as the planes come in.
+    std::uint32_t rgb[C == 4 ? T::kTH / 16 : 1][2][4];
 #pragma unroll
     for (int plane = 0; plane < T::kPlanes; ++plane) {
       const std::uint8_t* strip = smem + plane * T::kRawRows * T::kRawStride + 16 * warp + T::kStart + 4 * t;
@@ -545,15 +522,10 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C, Overlap && !
                                                 16 * warp + 8 * nt + 2 * t) =
                   static_cast<std::uint16_t>(
                       __byte_perm(rounded_bits(v[2 * half_row]), rounded_bits(v[2 * half_row + 1]), 0x40));
-          } else if constexpr (!T::kOutOverRaw) {
-            // RGBA: each value's byte into its pixel's byte `plane` (byte 3: stage_alpha).
-#pragma unroll
-            for (int k = 0; k < 4; ++k)
-              smem[T::kOutOffset + (16 * p + g + 8 * (k / 2)) * T::kOutStride +
-                   4 * (16 * warp + 8 * nt + 2 * t + k % 2) + plane] = static_cast<std::uint8_t>(rounded_bits(v[k]));
           } else {
-            // RGBA, output over the planes: the bytes kept until every warp is
-            // done with the planes, byte `plane` of each pixel (selectors 0x3240, 0x3410).
+            // RGBA: the bytes kept in registers until the last plane, byte
+            // `plane` of each pixel (selectors 0x3240, 0x3410), and staged
+            // as whole pixels (step 4): a store a pixel pair, not a byte.
 #pragma unroll
             for (int k = 0; k < 4; ++k)
               rgb[p][nt][k] = plane == 0 ? rounded_bits(v[k]) & 0xFFu
@@ -562,10 +534,10 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C, Overlap && !
         }
       }
     }
-    // Step 4 (RGBA over the planes): once every warp is done with them, the
-    // pixels with their own alpha, staged.
-    if constexpr (T::kOutOverRaw) {
-      __syncthreads();
+    // Step 4 (RGBA): the pixels with their own alpha, staged (output over the
+    // planes: once every warp is done with them).
+    if constexpr (C == 4) {
+      if constexpr (T::kOutOverRaw) __syncthreads();
 #pragma unroll
       for (int p = 0; p < T::kTH / 16; ++p)
 #pragma unroll
@@ -574,37 +546,51 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C, Overlap && !
           for (int half_row = 0; half_row < 2; ++half_row) {
             const int r = 16 * p + g + 8 * half_row;
             const int c = 16 * warp + 8 * nt + 2 * t;
-            const std::uint8_t* alpha = smem + T::kAlphaOffset + r * kTW + c;
+            const std::uint32_t alpha =
+                *reinterpret_cast<const std::uint16_t*>(smem + T::kAlphaOffset + r * T::kAlphaStride + c);
             *reinterpret_cast<uint2*>(smem + T::kOutOffset + r * T::kOutStride + 4 * c) =
-                make_uint2(__byte_perm(rgb[p][nt][2 * half_row], alpha[0], 0x4210),
-                           __byte_perm(rgb[p][nt][2 * half_row + 1], alpha[1], 0x4210));
+                make_uint2(__byte_perm(rgb[p][nt][2 * half_row], alpha, 0x4210),
+                           __byte_perm(rgb[p][nt][2 * half_row + 1], alpha, 0x5210));
           }
     }
     __syncthreads();
     // Step 5: whole rows to global memory, 16-byte stores (bytes at the edge);
-    // a thread's chunks (2 gray, 4 RGBA) are the same each tile.
+    // a thread's chunks (2 gray, 4 RGBA) are the same each tile: one column,
+    // rows kRowStep apart. RGBA works the column out once, from the lane:
+    // from each chunk's number, ptxas kept one column a chunk and spilled
+    // them (12-16 bytes at radius 4-6). Gray keeps the chunk numbers: worked
+    // out once, ptxas spilled 16 bytes more in gray's kernels at radius 13-16.
     const int item = warp * 32 + lane;
     const int row_bytes = width * C;
     constexpr int kChunksPerRow = kTW * C / 16;
-    static_assert(T::kTH * kChunksPerRow % kThreads == 0, "every thread stores as many chunks");
+    constexpr int kRowStep = kThreads / kChunksPerRow;
+    static_assert(kThreads % kChunksPerRow == 0 && T::kTH % kRowStep == 0, "every thread stores as many chunks");
+    const auto place = [&](int chunk, int& r, int& c) {
+      if constexpr (C == 4) {
+        r = item / kChunksPerRow + chunk * kRowStep;  // kChunksPerRow, a power of two: shifts
+        c = item % kChunksPerRow * 16;
+      } else {
+        const int e = item + chunk * kThreads;
+        r = e / kChunksPerRow;
+        c = (e % kChunksPerRow) * 16;
+      }
+    };
     if (kInsidePath<R, C> && aligned_out && y0 + T::kTH <= height && (x0 + kTW) * C <= row_bytes) {
       // The whole tile inside the image (most tiles): no test.
       std::uint8_t* corner = out + y0 * pitch + x0 * C;
 #pragma unroll
-      for (int chunk = 0; chunk < T::kTH * kChunksPerRow / kThreads; ++chunk) {
-        const int e = item + chunk * kThreads;
-        const int r = e / kChunksPerRow;
-        const int c = (e % kChunksPerRow) * 16;
+      for (int chunk = 0; chunk < T::kTH / kRowStep; ++chunk) {
+        int r, c;
+        place(chunk, r, c);
         *reinterpret_cast<uint4*>(corner + r * pitch + c) =
             *reinterpret_cast<const uint4*>(smem + T::kOutOffset + r * T::kOutStride + c);
       }
       continue;
     }
 #pragma unroll
-    for (int chunk = 0; chunk < T::kTH * kChunksPerRow / kThreads; ++chunk) {
-      const int e = item + chunk * kThreads;
-      const int r = e / kChunksPerRow;
-      const int c = (e % kChunksPerRow) * 16;
+    for (int chunk = 0; chunk < T::kTH / kRowStep; ++chunk) {
+      int r, c;
+      place(chunk, r, c);
       const int y = y0 + r;
       const int b0 = x0 * C + c;
       if (y >= height || b0 >= row_bytes) continue;
