@@ -352,10 +352,11 @@ __device__ __forceinline__ void store_tile(const uint4 (&words)[Fill<R, C>::kLoa
 // slower at 7 and 8 (H200); RGBA to radius 8 at 2 blocks (no spill) was
 // 1.0-1.16x slower than at 3 (H100 and H200). RGBA overlapped at 3 blocks
 // spills a word in flight from radius 5, whose local store waits for its load
-// (README, Why; to radius 4 it spills nothing and is still slower than serial);
-// at 2 blocks it spills nothing and is 1.05-1.06x faster than serial at 3 at
-// radius 7 and 8, but 1.37x slower at radius 2, where 16 warps an SM are too
-// few. The kernel for unaligned rows (Shifted) keeps 3: overlapped at 2 it was
+// (README, Why; with RGBA's bytes staged one by one it spilled nothing to
+// radius 4 and was still slower than serial); at 2 blocks it spilled nothing
+// and was 1.05-1.06x faster than serial at 3 at radius 7 and 8 (staged as
+// whole pixels it spills 20 bytes there), but 1.37x slower at radius 2, where
+// 16 warps an SM are too few. The kernel for unaligned rows (Shifted) keeps 3: overlapped at 2 it was
 // 1.12-1.14x slower than serial, which `main` ships there
 // (mma::shipped_schedule).
 constexpr int min_blocks_per_sm(int radius, int channels, bool overlap) {

@@ -140,9 +140,9 @@ constexpr bool aligned_rows(const gauss::ImageGeometry& image) { return image.pi
 /// The schedule `main` ships with for @p image at @p radius, the faster of the
 /// two on the H200: overlapped, except in RGBA in CUDA, where the overlapped
 /// kernel spills a word in flight at 3 blocks an SM and is slower (at radius
-/// 1-4 it no longer spills and is still 1.09-1.12x slower: README, Why), but
-/// at radius 7 and 8 on rows that are all 16-byte aligned, where it
-/// runs 2 blocks an SM without the spill (blur_mma.cu,
+/// 1-4, where with RGBA's bytes staged one by one it did not spill, it was
+/// still 1.09-1.12x slower: README, Why), but at radius 7 and 8 on rows that
+/// are all 16-byte aligned, where it runs 2 blocks an SM (blur_mma.cu,
 /// min_blocks_per_sm; on other rows the kernel that shifts each word was
 /// 1.12-1.14x slower overlapped than serial); and in OpenCL from radius 9,
 /// where NVIDIA's compiler gives the overlapped kernel 190-203 registers a
