@@ -356,9 +356,9 @@ __device__ __forceinline__ void store_tile(const uint4 (&words)[Fill<R, C>::kLoa
 // radius 4 and was still slower than serial); at 2 blocks it spilled nothing
 // and was 1.05-1.06x faster than serial at 3 at radius 7 and 8 (staged as
 // whole pixels it spills 20 bytes there), but 1.37x slower at radius 2, where
-// 16 warps an SM are too few. The kernel for unaligned rows (Shifted) keeps 3: overlapped at 2 it was
-// 1.12-1.14x slower than serial, which `main` ships there
-// (mma::shipped_schedule).
+// 16 warps an SM are too few. The kernel for unaligned rows (Shifted) keeps
+// 3: overlapped at 2 it was 1.12-1.14x slower than serial, which `main` ships
+// there (mma::shipped_schedule).
 constexpr int min_blocks_per_sm(int radius, int channels, bool overlap) {
   if (channels == 1) return 3;
   return radius >= 9 || (overlap && radius >= 7) ? 2 : 3;
