@@ -433,7 +433,8 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(R, C, Overlap && !
   // has read the planes and the alpha before it reaches the second, so the
   // next tile's fill may overwrite them, and has stored the staged rows
   // before it reaches the next tile's first, after which they are staged
-  // again. Between the passes nothing goes through shared memory: the
+  // again (output over the planes: two more, before the fill and before the
+  // staging). Between the passes nothing goes through shared memory: the
   // horizontal sums stay in the registers of the warp that made them.
   for (; ty < walk.tiles_y; next_tile(walk, tx, ty)) {
     const int x0 = tx * kTW;
